@@ -1,0 +1,13 @@
+rtl/toe_pkg.sv
+rtl/lib/toe_skid_buffer.sv
+rtl/lib/toe_axis_register.sv
+rtl/lib/toe_fifo.sv
+rtl/lib/toe_axis_fifo.sv
+rtl/lib/toe_axis_async_fifo.sv
+rtl/lib/toe_axis_arb_mux.sv
+rtl/lib/toe_axis_demux.sv
+rtl/lib/toe_axis_width_conv.sv
+rtl/lib/toe_axis_hdr_extract.sv
+rtl/lib/toe_axis_hdr_insert.sv
+rtl/lib/toe_axis_csum.sv
+rtl/lib/toe_axis_trim.sv

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_fifo: synchronous FIFO of WIDTH-bit words in one simple-dual-port RAM (infers block
+// RAM: one write port, one registered read port). With FRAME=0 every written word is
+// readable the cycle after next. With FRAME=1 written words stay invisible to the reader
+// until `commit` (make everything written so far readable) and are thrown away by
+// `rewind` (return the write pointer to the last commit); both may coincide with a write
+// and then include it. Timing: read latency 2 cycles from write (FRAME=0), registered
+// m_valid/m_data, full throughput. `s_ready` is a function of registered pointers.
+module toe_fifo #(
+  parameter int unsigned WIDTH = 8,    // word bits
+  parameter int unsigned DEPTH = 512,  // words, power of two
+  parameter bit          FRAME = 1'b0  // 1: commit/rewind control visibility
+) (
+  input  logic             clk,
+  input  logic             rst,
+  input  logic [WIDTH-1:0] s_data,
+  input  logic             s_valid,
+  output logic             s_ready,
+  input  logic             commit,
+  input  logic             rewind,
+  output logic [WIDTH-1:0] m_data,
+  output logic             m_valid,
+  input  logic             m_ready,
+  output logic [$clog2(DEPTH):0] uncommitted  // words written but not yet committed
+);
+  localparam int unsigned AW = $clog2(DEPTH);
+  initial if (DEPTH != (1 << AW)) $fatal(0, "toe_fifo: DEPTH must be a power of two (instance %m)");
+
+  logic [WIDTH-1:0] mem [DEPTH];
+  logic [AW:0] wr_ptr_reg, commit_ptr_reg, rd_ptr_reg;
+  logic [WIDTH-1:0] out_reg;
+  logic out_valid_reg;
+
+  wire full  = (wr_ptr_reg - rd_ptr_reg) == (AW+1)'(DEPTH);
+  wire write = s_valid && !full;
+  wire [AW:0] wr_ptr_inc = wr_ptr_reg + (AW+1)'(write);
+  wire [AW:0] visible = FRAME ? commit_ptr_reg : wr_ptr_reg;
+  wire read = (rd_ptr_reg != visible) && (!out_valid_reg || m_ready);
+
+  assign s_ready = !full;
+  assign m_data = out_reg;
+  assign m_valid = out_valid_reg;
+  assign uncommitted = wr_ptr_reg - commit_ptr_reg;
+
+  always_ff @(posedge clk) begin
+    if (write) mem[wr_ptr_reg[AW-1:0]] <= s_data;
+    if (read)  out_reg <= mem[rd_ptr_reg[AW-1:0]];
+  end
+
+  always_ff @(posedge clk) begin
+    wr_ptr_reg <= wr_ptr_inc;
+    if (FRAME) begin
+      if (rewind) wr_ptr_reg <= commit_ptr_reg;
+      else if (commit) commit_ptr_reg <= wr_ptr_inc;
+    end
+    if (read) begin
+      rd_ptr_reg <= rd_ptr_reg + 1'b1;
+      out_valid_reg <= 1'b1;
+    end else if (m_ready) begin
+      out_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+      wr_ptr_reg <= '0;
+      commit_ptr_reg <= '0;
+      rd_ptr_reg <= '0;
+      out_valid_reg <= 1'b0;
+    end
+  end
+endmodule

@@ -1,0 +1,49 @@
+"""Build and run a cocotb test bench with Verilator through cocotb's Python runner.
+
+One build directory per (top, parameter set) under build/sim/, so a parameter set is
+compiled once and reused; ccache (OBJCACHE) makes rebuilds cheap.
+"""
+import hashlib
+import os
+from pathlib import Path
+
+from cocotb_tools.runner import get_results, get_runner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def rtl_sources(extra=()):
+    files = [ROOT / line.strip() for line in (ROOT / "rtl/files.f").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    return files + [Path(p) for p in extra]
+
+
+def run(toplevel, test_module, parameters, test_dir, extra_sources=(), testcase=None,
+        extra_env=None):
+    """Build `toplevel` with `parameters` and run the cocotb tests in `test_module`."""
+    tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items()))
+    digest = hashlib.sha1(tag.encode()).hexdigest()[:6]
+    build_dir = ROOT / "build" / "sim" / f"{toplevel}_{tag[:60]}_{digest}"
+    runner = get_runner("verilator")
+    runner.build(
+        sources=rtl_sources(extra_sources),
+        hdl_toplevel=toplevel,
+        parameters=parameters,
+        build_dir=build_dir,
+        build_args=["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2",
+                    "-CFLAGS", "-O1", "--x-assign", "unique", "--x-initial", "unique"],
+        waves=bool(os.environ.get("WAVES")),
+    )
+    results = runner.test(
+        test_module=test_module,
+        hdl_toplevel=toplevel,
+        build_dir=build_dir,
+        test_dir=test_dir,
+        testcase=testcase,
+        extra_env=extra_env or {},
+        results_xml=str(build_dir / f"results_{test_module}.xml"),
+        waves=bool(os.environ.get("WAVES")),
+    )
+    total, failed = get_results(results)
+    assert total > 0, "no cocotb test ran"
+    assert failed == 0, f"{failed} of {total} cocotb tests failed"

@@ -1,0 +1,208 @@
+"""Shared cocotb helpers: clock and reset, lean AXI-Stream source and sink with random
+idle cycles and back-pressure, and pulse counters.
+
+Sampling model (exact for single-clock DUTs under Verilator): every test-bench write
+happens just after a falling clock edge, and every handshake is sampled in the ReadOnly
+phase after it. Nothing changes between that point and the next rising edge, so what is
+sampled is exactly what the DUT's flops see at that edge.
+"""
+import random
+from collections import deque
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import Event, FallingEdge, ReadOnly
+
+
+def pause_gen(prob, seed):
+    """Endless pattern: True (pause) with probability `prob` each cycle."""
+    rng = random.Random(seed)
+    while True:
+        yield prob > 0 and rng.random() < prob
+
+
+class AxisSource:
+    """Drives frames (bytes, tuser, extra signals held for the whole frame)."""
+
+    def __init__(self, tb, prefix, idle=0.0, seed=1, extra=()):
+        dut = tb.dut
+        self.tb = tb
+        self.tdata = getattr(dut, f"{prefix}_tdata")
+        self.tkeep = getattr(dut, f"{prefix}_tkeep")
+        self.tvalid = getattr(dut, f"{prefix}_tvalid")
+        self.tready = getattr(dut, f"{prefix}_tready")
+        self.tlast = getattr(dut, f"{prefix}_tlast")
+        self.tuser = getattr(dut, f"{prefix}_tuser", None)
+        self.extra = {name: getattr(dut, name) for name in extra}
+        self.width = len(self.tdata) // 8
+        self.queue = deque()
+        self.pause = pause_gen(idle, seed)
+        self.idle_event = Event()
+        self.tvalid.value = 0
+        cocotb.start_soon(self._run())
+
+    def send_nowait(self, data, tuser=0, **extra):
+        self.queue.append((bytes(data), tuser, extra))
+        self.idle_event.clear()
+
+    async def send(self, data, tuser=0, **extra):
+        self.send_nowait(data, tuser, **extra)
+
+    def set_idle(self, prob, seed=1):
+        self.pause = pause_gen(prob, seed)
+
+    def empty(self):
+        return not self.queue
+
+    async def wait_idle(self):
+        if self.queue:
+            await self.idle_event.wait()
+
+    async def _run(self):
+        beats = deque()
+        while True:
+            await FallingEdge(self.tb.clk)
+            if not beats and self.queue:
+                data, tuser, extra = self.queue[0]
+                for name, value in extra.items():
+                    self.extra[name].value = value
+                w = self.width
+                chunks = [data[i:i + w] for i in range(0, len(data), w)] or [b""]
+                for i, c in enumerate(chunks):
+                    beats.append((c, i == len(chunks) - 1, tuser))
+            if beats and not next(self.pause):
+                c, last, tuser = beats[0]
+                self.tdata.value = int.from_bytes(c.ljust(self.width, b"\0"), "little")
+                self.tkeep.value = (1 << len(c)) - 1
+                self.tlast.value = int(last)
+                if self.tuser is not None:
+                    self.tuser.value = tuser
+                self.tvalid.value = 1
+            else:
+                self.tvalid.value = 0
+            await ReadOnly()
+            if self.tvalid.value and self.tready.value:
+                _, last, _ = beats.popleft()
+                if last:
+                    self.queue.popleft()
+                    if not self.queue:
+                        self.idle_event.set()
+
+
+class AxisSink:
+    """Collects frames as (bytes, tuser of the last beat, {extra: value at first beat})."""
+
+    def __init__(self, tb, prefix, backpressure=0.0, seed=2, extra=()):
+        dut = tb.dut
+        self.tb = tb
+        self.tdata = getattr(dut, f"{prefix}_tdata")
+        self.tkeep = getattr(dut, f"{prefix}_tkeep")
+        self.tvalid = getattr(dut, f"{prefix}_tvalid")
+        self.tready = getattr(dut, f"{prefix}_tready")
+        self.tlast = getattr(dut, f"{prefix}_tlast")
+        self.tuser = getattr(dut, f"{prefix}_tuser", None)
+        self.extra = {name: getattr(dut, name) for name in extra}
+        self.width = len(self.tdata) // 8
+        self.frames = deque()
+        self.event = Event()
+        self.pause = pause_gen(backpressure, seed)
+        self.beats = 0
+        self.tready.value = 0
+        cocotb.start_soon(self._run())
+
+    async def _run(self):
+        data = bytearray()
+        side = None
+        while True:
+            await FallingEdge(self.tb.clk)
+            self.tready.value = 0 if next(self.pause) else 1
+            await ReadOnly()
+            if self.tvalid.value and self.tready.value:
+                self.beats += 1
+                if side is None:
+                    side = {n: int(s.value) for n, s in self.extra.items()}
+                keep = int(self.tkeep.value)
+                raw = int(self.tdata.value).to_bytes(self.width, "little")
+                data += bytes(b for i, b in enumerate(raw) if keep >> i & 1)
+                if self.tlast.value:
+                    user = int(self.tuser.value) if self.tuser is not None else 0
+                    self.frames.append((bytes(data), user, side))
+                    self.event.set()
+                    data = bytearray()
+                    side = None
+
+    def set_backpressure(self, prob, seed=2):
+        self.pause = pause_gen(prob, seed)
+
+    def empty(self):
+        return not self.frames
+
+    async def recv(self):
+        while not self.frames:
+            self.event.clear()
+            await self.event.wait()
+        return self.frames.popleft()
+
+
+class PulseCounter:
+    """Counts the cycles in which a 1-bit DUT signal is high."""
+
+    def __init__(self, tb, signal):
+        self.tb = tb
+        self.signal = signal
+        self.count = 0
+        cocotb.start_soon(self._run())
+
+    async def _run(self):
+        while True:
+            await FallingEdge(self.tb.clk)
+            await ReadOnly()
+            self.count += int(self.signal.value)
+
+
+class TB:
+    """Clock and reset of a DUT, and factories for its stream endpoints."""
+
+    def __init__(self, dut, clk="clk", rst="rst", period_ns=4):
+        self.dut = dut
+        self.clk = getattr(dut, clk)
+        self.rst = getattr(dut, rst)
+        self.period_ns = period_ns
+        cocotb.start_soon(Clock(self.clk, period_ns, unit="ns").start())
+
+    def source(self, prefix, idle=0.0, seed=1, extra=()):
+        return AxisSource(self, prefix, idle, seed, extra)
+
+    def sink(self, prefix, backpressure=0.0, seed=2, extra=()):
+        return AxisSink(self, prefix, backpressure, seed, extra)
+
+    async def reset(self, cycles=4):
+        await FallingEdge(self.clk)
+        self.rst.value = 1
+        await self.cycles(cycles)
+        self.rst.value = 0
+        await FallingEdge(self.clk)
+
+    async def cycles(self, n):
+        for _ in range(n):
+            await FallingEdge(self.clk)
+
+    def now_cycles(self):
+        return cocotb.utils.get_sim_time("ns") / self.period_ns
+
+
+def random_bytes(rng, n):
+    return bytes(rng.getrandbits(8) for _ in range(n))
+
+
+# The traffic modes every stream test runs in: (source idle probability, sink back-pressure).
+MODES = [(0.0, 0.0), (0.3, 0.0), (0.0, 0.5), (0.4, 0.4)]
+
+
+def set_mode(mode, sources=(), sinks=()):
+    """Apply traffic mode `mode` (an index into MODES) to endpoints."""
+    idle, bp = MODES[mode]
+    for i, s in enumerate(sources):
+        s.set_idle(idle, seed=mode * 10 + i)
+    for i, s in enumerate(sinks):
+        s.set_backpressure(bp, seed=mode * 10 + 5 + i)
