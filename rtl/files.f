@@ -11,3 +11,15 @@ rtl/lib/toe_axis_hdr_extract.sv
 rtl/lib/toe_axis_hdr_insert.sv
 rtl/lib/toe_axis_csum.sv
 rtl/lib/toe_axis_trim.sv
+rtl/net/toe_csr_pkg.sv
+rtl/net/toe_csr.sv
+rtl/net/toe_eth_rx.sv
+rtl/net/toe_arp_cache.sv
+rtl/net/toe_arp.sv
+rtl/net/toe_ipv4_rx.sv
+rtl/net/toe_icmp_echo.sv
+rtl/net/toe_icmp_unreach.sv
+rtl/net/toe_udp_rx.sv
+rtl/net/toe_udp_tx.sv
+rtl/net/toe_ip_tx.sv
+rtl/net/toe_top.sv

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_icmp_unreach: sends ICMP destination unreachable / port unreachable (type 3, code 3)
+// for datagrams UDP could not deliver, quoting the original IP header and the first 8
+// bytes of the datagram (RFC 792, RFC 1122 3.2.2.1). Rate-limited: at most one message
+// per `cfg_interval_us` microseconds; requests meanwhile are dropped and counted.
+// Output: IP payload (36 bytes) with ip_tx_meta_t on tuser[IP_TX_META_W:1].
+module toe_icmp_unreach
+  import toe_pkg::*;
+#(
+  parameter int unsigned DATA_W = 64
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic                  tick_us,
+  input  logic [15:0]           cfg_interval_us,
+  input  logic                  req_valid,       // one-cycle request
+  input  logic [159:0]          req_ip_hdr,      // original IP header, stream byte order
+  input  logic [63:0]           req_l4_hdr,      // its first 8 payload bytes
+  output logic [DATA_W-1:0]     m_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_axis_tkeep,
+  output logic                  m_axis_tvalid,
+  input  logic                  m_axis_tready,
+  output logic                  m_axis_tlast,
+  output logic [IP_TX_META_W:0] m_axis_tuser,
+  output logic                  stat_out_dest_unreachs,
+  output logic                  stat_rate_limited
+);
+  localparam int unsigned MSG_BYTES = 36;
+
+  logic          busy_reg;
+  logic [223:0]  quote_reg;        // 28 bytes quoted
+  logic [15:0]   since_us_reg;     // microseconds since the last message (saturating)
+
+  wire [31:0] dst_ip = ipv4_unpack(quote_reg[159:0]).src_ip;
+  logic [31:0] s;
+  always_comb begin
+    s = 32'h0303;                  // type 3, code 3; the unused word adds nothing
+    for (int w = 0; w < 14; w++) s += {16'd0, quote_reg[16*w +: 8], quote_reg[16*w+8 +: 8]};
+  end
+  wire [15:0] csum = ~csum_fold(s);
+  wire [63:0] icmp_hdr = {32'd0, csum[7:0], csum[15:8], 8'd3, 8'd3};   // stream byte order
+
+  logic ins_ready;
+  ip_tx_meta_t meta;
+  assign meta = '{dst_ip: dst_ip, protocol: IP_PROTO_ICMP, length: 16'(MSG_BYTES)};
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(MSG_BYTES)) u_tx (
+    .clk, .rst,
+    .s_axis_tdata('0), .s_axis_tkeep('0), .s_axis_tvalid(busy_reg), .s_axis_tready(ins_ready),
+    .s_axis_tlast(1'b1), .s_axis_tuser({meta, 1'b0}), .s_hdr({quote_reg, icmp_hdr}),
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
+  );
+
+  wire allowed = !busy_reg && since_us_reg >= cfg_interval_us;
+  always_ff @(posedge clk) begin
+    stat_out_dest_unreachs <= busy_reg && ins_ready;
+    stat_rate_limited <= req_valid && !allowed;
+    if (tick_us && since_us_reg != 16'hFFFF) since_us_reg <= since_us_reg + 1'b1;
+    if (busy_reg && ins_ready) busy_reg <= 1'b0;
+    if (req_valid && allowed) begin
+      busy_reg <= 1'b1;
+      quote_reg <= {req_l4_hdr, req_ip_hdr};
+      since_us_reg <= '0;
+    end
+    if (rst) begin
+      busy_reg <= 1'b0;
+      since_us_reg <= 16'hFFFF;
+      stat_out_dest_unreachs <= 1'b0;
+      stat_rate_limited <= 1'b0;
+    end
+  end
+endmodule

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_ip_tx: IPv4 transmit. Takes IP payloads with ip_tx_meta_t on tuser[IP_TX_META_W:1],
+// chooses the next hop (the destination when on our subnet or a broadcast, else the
+// gateway), looks its MAC up in the ARP cache and sends the frame with Ethernet and IPv4
+// headers in front (IHL 5, TTL 64, DF clear, ID counting up, header checksum).
+// Unresolved next hop: the frame is dropped and counted, and ARP is told (`arp_miss`) to
+// resolve it; later frames go out once the reply is in (no queueing while unresolved).
+// Timing: the lookup is combinational, so frames leave back to back; the input waits
+// while the 34 header bytes go out.
+module toe_ip_tx
+  import toe_pkg::*;
+#(
+  parameter int unsigned DATA_W = 64
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic [47:0]           cfg_mac,
+  input  logic [31:0]           cfg_ip,
+  input  logic [31:0]           cfg_netmask,
+  input  logic [31:0]           cfg_gateway,
+  input  logic [DATA_W-1:0]     s_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_axis_tkeep,
+  input  logic                  s_axis_tvalid,
+  output logic                  s_axis_tready,
+  input  logic                  s_axis_tlast,
+  input  logic [IP_TX_META_W:0] s_axis_tuser,
+  output logic [DATA_W-1:0]     m_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_axis_tkeep,
+  output logic                  m_axis_tvalid,
+  input  logic                  m_axis_tready,
+  output logic                  m_axis_tlast,
+  output logic                  m_axis_tuser,
+  output logic [31:0]           arp_lookup_ip,
+  input  logic                  arp_lookup_hit,
+  input  logic [47:0]           arp_lookup_mac,
+  output logic                  arp_miss,      // pulse: arp_miss_ip was not resolved
+  output logic [31:0]           arp_miss_ip,
+  output logic                  stat_out_requests,
+  output logic                  stat_out_arp_misses
+);
+  ip_tx_meta_t meta;
+  assign meta = s_axis_tuser[IP_TX_META_W:1];
+
+  wire bcast = meta.dst_ip == 32'hFFFF_FFFF || meta.dst_ip == (cfg_ip | ~cfg_netmask);
+  wire on_link = ((meta.dst_ip ^ cfg_ip) & cfg_netmask) == '0;
+  assign arp_lookup_ip = on_link ? meta.dst_ip : cfg_gateway;
+  wire resolved = bcast || arp_lookup_hit;
+
+  logic first_reg, drop_reg;
+  logic [15:0] id_reg;
+  logic [47:0] dst_mac_reg;
+  wire drop_now = first_reg ? !resolved : drop_reg;
+  wire [47:0] dst_mac = first_reg ? (bcast ? 48'hFFFF_FFFF_FFFF : arp_lookup_mac) : dst_mac_reg;
+
+  ipv4_hdr_t iph;
+  always_comb begin
+    iph = '{version: 4'd4, ihl: 4'd5, tos: 8'd0, total_len: meta.length + 16'd20,
+            id: id_reg, flags: 3'b000, frag_off: 13'd0, ttl: 8'd64, protocol: meta.protocol,
+            checksum: 16'd0, src_ip: cfg_ip, dst_ip: meta.dst_ip};
+    iph.checksum = ipv4_hdr_checksum(iph);
+  end
+  eth_hdr_t eh;
+  assign eh = '{dst_mac: dst_mac, src_mac: cfg_mac, ethertype: ETHERTYPE_IPV4};
+
+  logic ins_ready;
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(1), .HDR_BYTES(ETH_HDR_BYTES + IPV4_HDR_BYTES)) u_insert (
+    .clk, .rst,
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && !drop_now),
+    .s_axis_tready(ins_ready), .s_axis_tlast, .s_axis_tuser(s_axis_tuser[0]),
+    .s_hdr({ipv4_pack(iph), eth_pack(eh)}),
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
+  );
+  assign s_axis_tready = drop_now ? 1'b1 : ins_ready;
+
+  wire take = s_axis_tvalid && s_axis_tready;
+  always_ff @(posedge clk) begin
+    stat_out_requests   <= take && first_reg;
+    stat_out_arp_misses <= take && first_reg && !resolved;
+    arp_miss            <= take && first_reg && !resolved;
+    arp_miss_ip         <= arp_lookup_ip;
+    if (take) begin
+      first_reg <= s_axis_tlast;
+      drop_reg <= drop_now;
+      dst_mac_reg <= dst_mac;
+      if (s_axis_tlast && !drop_now) id_reg <= id_reg + 1'b1;
+    end
+    if (rst) begin
+      first_reg <= 1'b1;
+      drop_reg <= 1'b0;
+      id_reg <= '0;
+      {stat_out_requests, stat_out_arp_misses, arp_miss} <= '0;
+    end
+  end
+endmodule

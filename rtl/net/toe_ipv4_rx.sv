@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_ipv4_rx: IPv4 receive (RFC 791 / RFC 1122 host rules). Splits off the header
+// (IHL-derived length, 20..60 bytes; options are skipped), cuts the payload to the total
+// length (drops Ethernet padding) and sends it to m_icmp or m_udp with ip_rx_meta_t on
+// tuser[IP_RX_META_W:1] (tuser[0] = bad frame, on the last beat).
+// Dropped and counted at the header: version != 4, IHL < 5, header checksum wrong, total
+// length shorter than the header (all ipInHdrErrors), destination neither our address
+// nor a broadcast (ipInAddrErrors), fragments (ipReasmReqds: no reassembly), TCP and other
+// protocols (ipInUnknownProtos until a TCP engine is attached). A frame shorter than its
+// total length is forwarded marked bad and counted (ipInTruncatedPkts), so the
+// consumer's frame FIFO drops it. A frame shorter than its header counts as a header error.
+// Timing: combinational header checks; one register stage (toe_axis_trim).
+module toe_ipv4_rx
+  import toe_pkg::*;
+#(
+  parameter int unsigned DATA_W = 64
+) (
+  input  logic                    clk,
+  input  logic                    rst,
+  input  logic [31:0]             cfg_ip,
+  input  logic [31:0]             cfg_netmask,
+  input  logic [DATA_W-1:0]       s_axis_tdata,
+  input  logic [DATA_W/8-1:0]     s_axis_tkeep,
+  input  logic                    s_axis_tvalid,
+  output logic                    s_axis_tready,
+  input  logic                    s_axis_tlast,
+  input  logic                    s_axis_tuser,
+  output logic [DATA_W-1:0]       m_axis_tdata,
+  output logic [DATA_W/8-1:0]     m_axis_tkeep,
+  output logic                    m_axis_tlast,
+  output logic [IP_RX_META_W:0]   m_axis_tuser,
+  output logic                    m_icmp_axis_tvalid,
+  input  logic                    m_icmp_axis_tready,
+  output logic                    m_udp_axis_tvalid,
+  input  logic                    m_udp_axis_tready,
+  output logic                    stat_in_receives,
+  output logic                    stat_in_hdr_errors,
+  output logic                    stat_in_addr_errors,
+  output logic                    stat_in_truncated,
+  output logic                    stat_reasm_reqds,
+  output logic                    stat_in_unknown_protos,
+  output logic                    stat_in_delivers
+);
+  localparam int unsigned MAXB = IPV4_MAX_HDR_BYTES;
+
+  logic [DATA_W-1:0] pl_tdata;
+  logic [DATA_W/8-1:0] pl_tkeep;
+  logic pl_tvalid, pl_tready, pl_tlast, pl_tuser, short_frame;
+  logic [8*MAXB-1:0] hdr_bytes;
+
+  // Header length from the IHL nibble of byte 0 (at least 20, so a bad IHL still parses).
+  wire [3:0] ihl_in = s_axis_tdata[3:0];
+  wire [5:0] hdr_len = ihl_in < 4'd5 ? 6'd20 : {ihl_in, 2'b00};
+
+  toe_axis_hdr_extract #(.DATA_W(DATA_W), .USER_W(1), .MAX_HDR_BYTES(MAXB), .LEN_GRAN(4)) u_extract (
+    .clk, .rst,
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
+    .s_hdr_len(hdr_len),
+    .m_axis_tdata(pl_tdata), .m_axis_tkeep(pl_tkeep), .m_axis_tvalid(pl_tvalid),
+    .m_axis_tready(pl_tready), .m_axis_tlast(pl_tlast), .m_axis_tuser(pl_tuser),
+    .m_hdr(hdr_bytes), .short_frame
+  );
+
+  ipv4_hdr_t h;
+  assign h = ipv4_unpack(hdr_bytes[159:0]);
+  wire [5:0] hl = {h.ihl, 2'b00};
+
+  // Header checksum over IHL*4 bytes: sum of the 16-bit words must fold to FFFF.
+  logic [31:0] hsum;
+  always_comb begin
+    hsum = '0;
+    for (int w = 0; w < MAXB / 2; w++)
+      if (w < 2 * int'(h.ihl)) hsum += {16'd0, hdr_bytes[16*w +: 8], hdr_bytes[16*w+8 +: 8]};
+  end
+
+  wire bcast = h.dst_ip == 32'hFFFF_FFFF || h.dst_ip == (cfg_ip | ~cfg_netmask);
+  wire hdr_error  = h.version != 4'd4 || h.ihl < 4'd5 || csum_fold(hsum) != 16'hFFFF ||
+                    h.total_len < 16'(hl);
+  wire addr_error = !(h.dst_ip == cfg_ip || bcast) || cfg_ip == '0;
+  wire fragment   = h.flags[0] || h.frag_off != '0;
+  wire is_icmp    = h.protocol == IP_PROTO_ICMP;
+  wire is_udp     = h.protocol == IP_PROTO_UDP;
+  wire drop       = hdr_error || addr_error || fragment || !(is_icmp || is_udp);
+
+  ip_rx_meta_t meta;
+  assign meta = '{raw_hdr: hdr_bytes[159:0], broadcast: bcast, length: h.total_len - 16'(hl)};
+
+  // Trim to the total length; the per-frame decision rides along on tuser.
+  logic [DATA_W-1:0] tr_tdata;
+  logic [DATA_W/8-1:0] tr_tkeep;
+  logic tr_tvalid, tr_tready, tr_tlast, tr_short;
+  logic [IP_RX_META_W+2:0] tr_tuser;   // {drop, is_udp, meta, bad}
+  toe_axis_trim #(.DATA_W(DATA_W), .USER_W(IP_RX_META_W + 3)) u_trim (
+    .clk, .rst,
+    .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
+    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({drop, is_udp, meta, pl_tuser}),
+    .s_len(drop ? 16'd0 : meta.length),
+    .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
+    .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
+    .short_frame(tr_short)
+  );
+
+  logic [1:0] dm_tvalid;
+  toe_axis_demux #(.N(2), .DATA_W(DATA_W), .USER_W(IP_RX_META_W + 1)) u_demux (
+    .clk, .rst,
+    .s_axis_tdata(tr_tdata), .s_axis_tkeep(tr_tkeep), .s_axis_tvalid(tr_tvalid),
+    .s_axis_tready(tr_tready), .s_axis_tlast(tr_tlast), .s_axis_tuser(tr_tuser[IP_RX_META_W:0]),
+    .sel(2'(tr_tuser[IP_RX_META_W+1])), .drop(tr_tuser[IP_RX_META_W+2]),
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid(dm_tvalid),
+    .m_axis_tready({m_udp_axis_tready, m_icmp_axis_tready}), .m_axis_tlast, .m_axis_tuser
+  );
+  assign m_icmp_axis_tvalid = dm_tvalid[0];
+  assign m_udp_axis_tvalid  = dm_tvalid[1];
+
+  logic first_reg;
+  wire head = pl_tvalid && pl_tready && first_reg;
+  always_ff @(posedge clk) begin
+    stat_in_receives       <= head || short_frame;
+    stat_in_hdr_errors     <= (head && hdr_error) || short_frame;
+    stat_in_addr_errors    <= head && !hdr_error && addr_error;
+    stat_reasm_reqds       <= head && !hdr_error && !addr_error && fragment;
+    stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && !(is_icmp || is_udp);
+    stat_in_delivers       <= head && !drop;
+    stat_in_truncated      <= tr_short;   // dropped frames are trimmed to 0 and never short
+    if (pl_tvalid && pl_tready) first_reg <= pl_tlast;
+    if (rst) begin
+      first_reg <= 1'b1;
+      {stat_in_receives, stat_in_hdr_errors, stat_in_addr_errors, stat_reasm_reqds,
+       stat_in_unknown_protos, stat_in_delivers, stat_in_truncated} <= '0;
+    end
+  end
+endmodule

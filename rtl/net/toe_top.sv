@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_top: the OpenTOE engine with flat ports (stage 1: Ethernet, ARP, IPv4, ICMP, UDP).
+//
+//  MAC RX -> rx FIFO -> eth_rx -+-> arp ----------------------------------+
+//                               +-> ipv4_rx -+-> icmp_echo ----------+     |
+//                               |            +-> udp_rx -> UDP app   |     |
+//                               |                   +-> icmp_unreach-+     |
+//                               +-> host RX               UDP app -> udp_tx+-> ip arb -> ip_tx -+
+//  MAC TX <- eth arb <- {arp, ip_tx, host TX}
+//
+// MAC streams carry no preamble or FCS; s_mac_rx_axis_tuser marks a bad frame on its last
+// beat. The RX FIFO is store-and-forward and never back-pressures the MAC: bad frames and
+// frames that do not fit are dropped and counted. UDP application streams carry
+// toe_pkg::udp_meta_t on tuser, valid on every beat. tick_us is a one-cycle pulse per
+// microsecond of engine time. Configuration and counters: AXI4-Lite, docs/registers.md.
+module toe_top
+  import toe_pkg::*;
+  import toe_csr_pkg::*;
+#(
+  parameter int unsigned DATA_W        = 64,       // data path width: 64 (10G) .. 512 (100G)
+  parameter bit          HOST_EN       = 1'b0,     // forward unsupported EtherTypes to m_host_rx
+  parameter int unsigned RX_FIFO_BYTES = 16384,    // MAC RX frame FIFO
+  parameter int unsigned ARP_ENTRIES   = 16,       // ARP cache entries (power of two)
+  parameter int unsigned ARP_RETRY_US  = 1000000,  // time between ARP requests for one address
+  parameter int unsigned UDP_PORTS     = 8         // UDP listen table entries
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic                  tick_us,
+  // MAC
+  input  logic [DATA_W-1:0]     s_mac_rx_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_mac_rx_axis_tkeep,
+  input  logic                  s_mac_rx_axis_tvalid,
+  output logic                  s_mac_rx_axis_tready,
+  input  logic                  s_mac_rx_axis_tlast,
+  input  logic                  s_mac_rx_axis_tuser,
+  output logic [DATA_W-1:0]     m_mac_tx_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_mac_tx_axis_tkeep,
+  output logic                  m_mac_tx_axis_tvalid,
+  input  logic                  m_mac_tx_axis_tready,
+  output logic                  m_mac_tx_axis_tlast,
+  output logic                  m_mac_tx_axis_tuser,
+  // CSR
+  input  logic [11:0]           s_axil_awaddr,
+  input  logic                  s_axil_awvalid,
+  output logic                  s_axil_awready,
+  input  logic [31:0]           s_axil_wdata,
+  input  logic [3:0]            s_axil_wstrb,
+  input  logic                  s_axil_wvalid,
+  output logic                  s_axil_wready,
+  output logic [1:0]            s_axil_bresp,
+  output logic                  s_axil_bvalid,
+  input  logic                  s_axil_bready,
+  input  logic [11:0]           s_axil_araddr,
+  input  logic                  s_axil_arvalid,
+  output logic                  s_axil_arready,
+  output logic [31:0]           s_axil_rdata,
+  output logic [1:0]            s_axil_rresp,
+  output logic                  s_axil_rvalid,
+  input  logic                  s_axil_rready,
+  // UDP application
+  output logic [DATA_W-1:0]     m_udp_rx_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_udp_rx_axis_tkeep,
+  output logic                  m_udp_rx_axis_tvalid,
+  input  logic                  m_udp_rx_axis_tready,
+  output logic                  m_udp_rx_axis_tlast,
+  output logic [UDP_META_W-1:0] m_udp_rx_axis_tuser,
+  input  logic [DATA_W-1:0]     s_udp_tx_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_udp_tx_axis_tkeep,
+  input  logic                  s_udp_tx_axis_tvalid,
+  output logic                  s_udp_tx_axis_tready,
+  input  logic                  s_udp_tx_axis_tlast,
+  input  logic [UDP_META_W-1:0] s_udp_tx_axis_tuser,
+  input  logic                  udp_listen_req_valid,
+  output logic                  udp_listen_req_ready,
+  input  logic [16:0]           udp_listen_req,      // udp_listen_req_t {port, open}
+  output logic                  udp_listen_rsp_valid,
+  input  logic                  udp_listen_rsp_ready,
+  output logic [16:0]           udp_listen_rsp,      // udp_listen_rsp_t {port, ok}
+  // Host path: whole Ethernet frames the engine does not terminate, and frames to send.
+  output logic [DATA_W-1:0]     m_host_rx_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_host_rx_axis_tkeep,
+  output logic                  m_host_rx_axis_tvalid,
+  input  logic                  m_host_rx_axis_tready,
+  output logic                  m_host_rx_axis_tlast,
+  input  logic [DATA_W-1:0]     s_host_tx_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_host_tx_axis_tkeep,
+  input  logic                  s_host_tx_axis_tvalid,
+  output logic                  s_host_tx_axis_tready,
+  input  logic                  s_host_tx_axis_tlast
+);
+  localparam int unsigned W = DATA_W / 8;
+  localparam int unsigned IPU = IP_RX_META_W + 1;
+  localparam int unsigned IPT = IP_TX_META_W + 1;
+
+  logic [N_COUNTERS-1:0] stat_inc;
+  logic [47:0] cfg_mac;
+  logic [31:0] cfg_ip, cfg_netmask, cfg_gateway, cfg_ctrl;
+  logic [15:0] cfg_arp_timeout_s, cfg_unreach_us;
+  logic ip_written;
+
+  toe_csr u_csr (
+    .clk, .rst,
+    .s_axil_awaddr, .s_axil_awvalid, .s_axil_awready, .s_axil_wdata, .s_axil_wstrb,
+    .s_axil_wvalid, .s_axil_wready, .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
+    .s_axil_araddr, .s_axil_arvalid, .s_axil_arready, .s_axil_rdata, .s_axil_rresp,
+    .s_axil_rvalid, .s_axil_rready,
+    .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway, .cfg_ctrl,
+    .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written
+  );
+
+  // ---------------- receive ----------------
+  logic [DATA_W-1:0] rx_tdata;
+  logic [W-1:0] rx_tkeep;
+  logic rx_tvalid, rx_tready, rx_tlast, rx_tuser;
+  toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(1), .DEPTH(RX_FIFO_BYTES / W), .FRAME(1'b1),
+                  .DROP_WHEN_FULL(1'b1)) u_rx_fifo (
+    .clk, .rst,
+    .s_axis_tdata(s_mac_rx_axis_tdata), .s_axis_tkeep(s_mac_rx_axis_tkeep),
+    .s_axis_tvalid(s_mac_rx_axis_tvalid), .s_axis_tready(s_mac_rx_axis_tready),
+    .s_axis_tlast(s_mac_rx_axis_tlast), .s_axis_tuser(s_mac_rx_axis_tuser),
+    .m_axis_tdata(rx_tdata), .m_axis_tkeep(rx_tkeep), .m_axis_tvalid(rx_tvalid),
+    .m_axis_tready(rx_tready), .m_axis_tlast(rx_tlast), .m_axis_tuser(rx_tuser),
+    .drop_bad(stat_inc[CNT_ETH_IN_FCS_ERRORS]), .drop_full(stat_inc[CNT_ETH_IN_OVERFLOWS])
+  );
+
+  logic [DATA_W-1:0] l3_tdata;
+  logic [W-1:0] l3_tkeep;
+  logic l3_tlast, l3_tuser, ip_in_tvalid, ip_in_tready, arp_in_tvalid, arp_in_tready;
+  logic host_rx_tvalid, host_rx_tuser;
+  toe_eth_rx #(.DATA_W(DATA_W), .HOST_EN(HOST_EN)) u_eth_rx (
+    .clk, .rst, .cfg_mac,
+    .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
+    .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
+    .m_axis_tdata(l3_tdata), .m_axis_tkeep(l3_tkeep), .m_axis_tlast(l3_tlast), .m_axis_tuser(l3_tuser),
+    .m_ip_axis_tvalid(ip_in_tvalid), .m_ip_axis_tready(ip_in_tready),
+    .m_arp_axis_tvalid(arp_in_tvalid), .m_arp_axis_tready(arp_in_tready),
+    .m_host_axis_tdata(m_host_rx_axis_tdata), .m_host_axis_tkeep(m_host_rx_axis_tkeep),
+    .m_host_axis_tvalid(host_rx_tvalid), .m_host_axis_tready(m_host_rx_axis_tready || !HOST_EN),
+    .m_host_axis_tlast(m_host_rx_axis_tlast), .m_host_axis_tuser(host_rx_tuser),
+    .stat_frames(stat_inc[CNT_ETH_IN_FRAMES]), .stat_fcs_errors(),
+    .stat_runts(stat_inc[CNT_ETH_IN_RUNTS]), .stat_dst_drops(stat_inc[CNT_ETH_IN_DST_DROPS]),
+    .stat_type_drops(stat_inc[CNT_ETH_IN_TYPE_DROPS])
+  );
+  assign m_host_rx_axis_tvalid = host_rx_tvalid && HOST_EN;
+  assign stat_inc[CNT_HOST_RX_FRAMES] = m_host_rx_axis_tvalid && m_host_rx_axis_tready && m_host_rx_axis_tlast;
+
+  // ---------------- ARP ----------------
+  logic [DATA_W-1:0] arp_tx_tdata;
+  logic [W-1:0] arp_tx_tkeep;
+  logic arp_tx_tvalid, arp_tx_tready, arp_tx_tlast, arp_tx_tuser;
+  logic [31:0] arp_lookup_ip, arp_miss_ip;
+  logic arp_lookup_hit, arp_miss;
+  logic [47:0] arp_lookup_mac;
+  toe_arp #(.DATA_W(DATA_W), .ENTRIES(ARP_ENTRIES), .RETRY_US(ARP_RETRY_US)) u_arp (
+    .clk, .rst, .tick_us, .cfg_mac, .cfg_ip, .cfg_timeout_s(cfg_arp_timeout_s),
+    .announce(ip_written),
+    .s_axis_tdata(l3_tdata), .s_axis_tkeep(l3_tkeep), .s_axis_tvalid(arp_in_tvalid),
+    .s_axis_tready(arp_in_tready), .s_axis_tlast(l3_tlast), .s_axis_tuser(l3_tuser),
+    .m_axis_tdata(arp_tx_tdata), .m_axis_tkeep(arp_tx_tkeep), .m_axis_tvalid(arp_tx_tvalid),
+    .m_axis_tready(arp_tx_tready), .m_axis_tlast(arp_tx_tlast), .m_axis_tuser(arp_tx_tuser),
+    .lookup_ip(arp_lookup_ip), .lookup_hit(arp_lookup_hit), .lookup_mac(arp_lookup_mac),
+    .miss(arp_miss), .miss_ip(arp_miss_ip),
+    .stat_in_requests(stat_inc[CNT_ARP_IN_REQUESTS]), .stat_in_replies(stat_inc[CNT_ARP_IN_REPLIES]),
+    .stat_in_errors(stat_inc[CNT_ARP_IN_ERRORS]), .stat_out_requests(stat_inc[CNT_ARP_OUT_REQUESTS]),
+    .stat_out_replies(stat_inc[CNT_ARP_OUT_REPLIES]), .stat_resolve_fails(stat_inc[CNT_ARP_RESOLVE_FAILS]),
+    .stat_reply_drops(stat_inc[CNT_ARP_REPLY_DROPS])
+  );
+
+  // ---------------- IPv4 RX ----------------
+  logic [DATA_W-1:0] l4_tdata;
+  logic [W-1:0] l4_tkeep;
+  logic l4_tlast, icmp_in_tvalid, icmp_in_tready, udp_in_tvalid, udp_in_tready;
+  logic [IPU-1:0] l4_tuser;
+  toe_ipv4_rx #(.DATA_W(DATA_W)) u_ipv4_rx (
+    .clk, .rst, .cfg_ip, .cfg_netmask,
+    .s_axis_tdata(l3_tdata), .s_axis_tkeep(l3_tkeep), .s_axis_tvalid(ip_in_tvalid),
+    .s_axis_tready(ip_in_tready), .s_axis_tlast(l3_tlast), .s_axis_tuser(l3_tuser),
+    .m_axis_tdata(l4_tdata), .m_axis_tkeep(l4_tkeep), .m_axis_tlast(l4_tlast), .m_axis_tuser(l4_tuser),
+    .m_icmp_axis_tvalid(icmp_in_tvalid), .m_icmp_axis_tready(icmp_in_tready),
+    .m_udp_axis_tvalid(udp_in_tvalid), .m_udp_axis_tready(udp_in_tready),
+    .stat_in_receives(stat_inc[CNT_IP_IN_RECEIVES]), .stat_in_hdr_errors(stat_inc[CNT_IP_IN_HDR_ERRORS]),
+    .stat_in_addr_errors(stat_inc[CNT_IP_IN_ADDR_ERRORS]), .stat_in_truncated(stat_inc[CNT_IP_IN_TRUNCATED_PKTS]),
+    .stat_reasm_reqds(stat_inc[CNT_IP_REASM_REQDS]), .stat_in_unknown_protos(stat_inc[CNT_IP_IN_UNKNOWN_PROTOS]),
+    .stat_in_delivers(stat_inc[CNT_IP_IN_DELIVERS])
+  );
+
+  // ---------------- ICMP and UDP ----------------
+  logic [2:0][DATA_W-1:0] ipt_tdata;
+  logic [2:0][W-1:0] ipt_tkeep;
+  logic [2:0] ipt_tvalid, ipt_tready, ipt_tlast;
+  logic [2:0][IPT-1:0] ipt_tuser;
+
+  toe_icmp_echo #(.DATA_W(DATA_W)) u_icmp_echo (
+    .clk, .rst, .cfg_enable(cfg_ctrl[0]),
+    .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(icmp_in_tvalid),
+    .s_axis_tready(icmp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
+    .m_axis_tdata(ipt_tdata[0]), .m_axis_tkeep(ipt_tkeep[0]), .m_axis_tvalid(ipt_tvalid[0]),
+    .m_axis_tready(ipt_tready[0]), .m_axis_tlast(ipt_tlast[0]), .m_axis_tuser(ipt_tuser[0]),
+    .stat_in_msgs(stat_inc[CNT_ICMP_IN_MSGS]), .stat_in_echos(stat_inc[CNT_ICMP_IN_ECHOS]),
+    .stat_in_errors(stat_inc[CNT_ICMP_IN_ERRORS]), .stat_out_echo_reps(stat_inc[CNT_ICMP_OUT_ECHO_REPS]),
+    .stat_drops(stat_inc[CNT_ICMP_ECHO_DROPS])
+  );
+
+  logic unreach_valid;
+  logic [159:0] unreach_ip_hdr;
+  logic [63:0] unreach_l4_hdr;
+  toe_udp_rx #(.DATA_W(DATA_W), .UDP_PORTS(UDP_PORTS)) u_udp_rx (
+    .clk, .rst,
+    .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(udp_in_tvalid),
+    .s_axis_tready(udp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
+    .m_axis_tdata(m_udp_rx_axis_tdata), .m_axis_tkeep(m_udp_rx_axis_tkeep),
+    .m_axis_tvalid(m_udp_rx_axis_tvalid), .m_axis_tready(m_udp_rx_axis_tready),
+    .m_axis_tlast(m_udp_rx_axis_tlast), .m_axis_tuser(m_udp_rx_axis_tuser),
+    .listen_req_valid(udp_listen_req_valid), .listen_req_ready(udp_listen_req_ready),
+    .listen_req(udp_listen_req), .listen_rsp_valid(udp_listen_rsp_valid),
+    .listen_rsp_ready(udp_listen_rsp_ready), .listen_rsp(udp_listen_rsp),
+    .unreach_valid, .unreach_ip_hdr, .unreach_l4_hdr,
+    .stat_in_datagrams(stat_inc[CNT_UDP_IN_DATAGRAMS]), .stat_no_ports(stat_inc[CNT_UDP_NO_PORTS]),
+    .stat_in_errors(stat_inc[CNT_UDP_IN_ERRORS]), .stat_in_overflows(stat_inc[CNT_UDP_IN_OVERFLOWS])
+  );
+
+  toe_icmp_unreach #(.DATA_W(DATA_W)) u_icmp_unreach (
+    .clk, .rst, .tick_us, .cfg_interval_us(cfg_unreach_us),
+    .req_valid(unreach_valid), .req_ip_hdr(unreach_ip_hdr), .req_l4_hdr(unreach_l4_hdr),
+    .m_axis_tdata(ipt_tdata[1]), .m_axis_tkeep(ipt_tkeep[1]), .m_axis_tvalid(ipt_tvalid[1]),
+    .m_axis_tready(ipt_tready[1]), .m_axis_tlast(ipt_tlast[1]), .m_axis_tuser(ipt_tuser[1]),
+    .stat_out_dest_unreachs(stat_inc[CNT_ICMP_OUT_DEST_UNREACHS]),
+    .stat_rate_limited(stat_inc[CNT_ICMP_OUT_RATE_LIMITED])
+  );
+
+  toe_udp_tx #(.DATA_W(DATA_W)) u_udp_tx (
+    .clk, .rst, .cfg_ip,
+    .s_axis_tdata(s_udp_tx_axis_tdata), .s_axis_tkeep(s_udp_tx_axis_tkeep),
+    .s_axis_tvalid(s_udp_tx_axis_tvalid), .s_axis_tready(s_udp_tx_axis_tready),
+    .s_axis_tlast(s_udp_tx_axis_tlast), .s_axis_tuser(s_udp_tx_axis_tuser),
+    .m_axis_tdata(ipt_tdata[2]), .m_axis_tkeep(ipt_tkeep[2]), .m_axis_tvalid(ipt_tvalid[2]),
+    .m_axis_tready(ipt_tready[2]), .m_axis_tlast(ipt_tlast[2]), .m_axis_tuser(ipt_tuser[2]),
+    .stat_out_datagrams(stat_inc[CNT_UDP_OUT_DATAGRAMS]), .stat_out_errors(stat_inc[CNT_UDP_OUT_ERRORS])
+  );
+
+  // ---------------- IPv4 TX ----------------
+  logic [DATA_W-1:0] ipm_tdata;
+  logic [W-1:0] ipm_tkeep;
+  logic ipm_tvalid, ipm_tready, ipm_tlast;
+  logic [IPT-1:0] ipm_tuser;
+  toe_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .USER_W(IPT)) u_ip_arb (
+    .clk, .rst,
+    .s_axis_tdata(ipt_tdata), .s_axis_tkeep(ipt_tkeep), .s_axis_tvalid(ipt_tvalid),
+    .s_axis_tready(ipt_tready), .s_axis_tlast(ipt_tlast), .s_axis_tuser(ipt_tuser),
+    .m_axis_tdata(ipm_tdata), .m_axis_tkeep(ipm_tkeep), .m_axis_tvalid(ipm_tvalid),
+    .m_axis_tready(ipm_tready), .m_axis_tlast(ipm_tlast), .m_axis_tuser(ipm_tuser)
+  );
+
+  logic [2:0][DATA_W-1:0] tx_tdata;
+  logic [2:0][W-1:0] tx_tkeep;
+  logic [2:0] tx_tvalid, tx_tready, tx_tlast, tx_tuser;
+  toe_ip_tx #(.DATA_W(DATA_W)) u_ip_tx (
+    .clk, .rst, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway,
+    .s_axis_tdata(ipm_tdata), .s_axis_tkeep(ipm_tkeep), .s_axis_tvalid(ipm_tvalid),
+    .s_axis_tready(ipm_tready), .s_axis_tlast(ipm_tlast), .s_axis_tuser(ipm_tuser),
+    .m_axis_tdata(tx_tdata[1]), .m_axis_tkeep(tx_tkeep[1]), .m_axis_tvalid(tx_tvalid[1]),
+    .m_axis_tready(tx_tready[1]), .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
+    .arp_lookup_ip, .arp_lookup_hit, .arp_lookup_mac, .arp_miss, .arp_miss_ip,
+    .stat_out_requests(stat_inc[CNT_IP_OUT_REQUESTS]), .stat_out_arp_misses(stat_inc[CNT_IP_OUT_ARP_MISSES])
+  );
+
+  // ---------------- Ethernet TX ----------------
+  assign tx_tdata[0] = arp_tx_tdata;
+  assign tx_tkeep[0] = arp_tx_tkeep;
+  assign tx_tvalid[0] = arp_tx_tvalid;
+  assign arp_tx_tready = tx_tready[0];
+  assign tx_tlast[0] = arp_tx_tlast;
+  assign tx_tuser[0] = arp_tx_tuser;
+  assign tx_tdata[2] = s_host_tx_axis_tdata;
+  assign tx_tkeep[2] = s_host_tx_axis_tkeep;
+  assign tx_tvalid[2] = s_host_tx_axis_tvalid;
+  assign s_host_tx_axis_tready = tx_tready[2];
+  assign tx_tlast[2] = s_host_tx_axis_tlast;
+  assign tx_tuser[2] = 1'b0;
+  assign stat_inc[CNT_HOST_TX_FRAMES] = s_host_tx_axis_tvalid && s_host_tx_axis_tready && s_host_tx_axis_tlast;
+
+  toe_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .USER_W(1)) u_eth_arb (
+    .clk, .rst,
+    .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
+    .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
+    .m_axis_tdata(m_mac_tx_axis_tdata), .m_axis_tkeep(m_mac_tx_axis_tkeep),
+    .m_axis_tvalid(m_mac_tx_axis_tvalid), .m_axis_tready(m_mac_tx_axis_tready),
+    .m_axis_tlast(m_mac_tx_axis_tlast), .m_axis_tuser(m_mac_tx_axis_tuser)
+  );
+endmodule

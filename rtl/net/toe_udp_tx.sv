@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_udp_tx: UDP transmit. The application sends a datagram's payload with udp_meta_t
+// on tuser (remote address/port, local port, length; read on the last beat). The payload
+// is held in a store-and-forward FIFO while its checksum is summed, then leaves with the
+// UDP header (checksum over pseudo-header, header and payload) in front.
+// Dropped and counted (udpOutErrors): a payload whose byte count differs from
+// meta.length, or longer than MAX_PAYLOAD (no fragmentation).
+// Output: IP payload with ip_tx_meta_t on tuser[IP_TX_META_W:1].
+module toe_udp_tx
+  import toe_pkg::*;
+#(
+  parameter int unsigned DATA_W      = 64,
+  parameter int unsigned MAX_PAYLOAD = 1472,  // MTU 1500 - 20 - 8
+  parameter int unsigned FIFO_BYTES  = 4096   // >= MAX_PAYLOAD + DATA_W/8
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic [31:0]           cfg_ip,
+  input  logic [DATA_W-1:0]     s_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_axis_tkeep,
+  input  logic                  s_axis_tvalid,
+  output logic                  s_axis_tready,
+  input  logic                  s_axis_tlast,
+  input  logic [UDP_META_W-1:0] s_axis_tuser,
+  output logic [DATA_W-1:0]     m_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_axis_tkeep,
+  output logic                  m_axis_tvalid,
+  input  logic                  m_axis_tready,
+  output logic                  m_axis_tlast,
+  output logic [IP_TX_META_W:0] m_axis_tuser,
+  output logic                  stat_out_datagrams,
+  output logic                  stat_out_errors
+);
+  localparam int unsigned W = DATA_W / 8;
+  localparam int unsigned DEPTH = FIFO_BYTES / W;
+  initial if (FIFO_BYTES < MAX_PAYLOAD + W)
+    $fatal(0, "toe_udp_tx: FIFO_BYTES must hold MAX_PAYLOAD (instance %m)");
+
+  udp_meta_t meta;
+  assign meta = s_axis_tuser;
+  wire take = s_axis_tvalid && s_axis_tready;
+
+  // Byte count and payload sum of the datagram being written.
+  logic first_reg;
+  logic [15:0] count_reg;
+  logic [15:0] nbytes;
+  always_comb begin
+    nbytes = '0;
+    for (int i = 0; i < W; i++) nbytes += 16'(s_axis_tkeep[i]);
+  end
+  wire [16:0] count_now = (first_reg ? 17'd0 : {1'b0, count_reg}) + {1'b0, nbytes};
+  wire bad = count_now != {1'b0, meta.length} || count_now > 17'(MAX_PAYLOAD);
+  logic [15:0] sum;
+  toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
+    .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
+    .start(16'd0), .seed(32'd0), .sum_last(sum), .sum_reg(), .sum_valid()
+  );
+
+  // Payload FIFO and, per committed datagram, its meta and payload sum.
+  logic fifo_ready, side_ready, drop_bad;
+  logic [DATA_W-1:0] f_tdata;
+  logic [W-1:0] f_tkeep;
+  logic f_tvalid, f_tready, f_tlast;
+  toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(1), .DEPTH(DEPTH), .FRAME(1'b1)) u_fifo (
+    .clk, .rst,
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && side_ready),
+    .s_axis_tready(fifo_ready), .s_axis_tlast, .s_axis_tuser(bad),
+    .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
+    .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(),
+    .drop_bad, .drop_full()
+  );
+  assign s_axis_tready = fifo_ready && side_ready;
+
+  udp_meta_t side_meta;
+  logic [15:0] side_sum;
+  logic side_valid;
+  toe_fifo #(.WIDTH(UDP_META_W + 16), .DEPTH(DEPTH)) u_side (
+    .clk, .rst,
+    .s_data({meta, sum}), .s_valid(take && s_axis_tlast && !bad), .s_ready(side_ready),
+    .commit(1'b0), .rewind(1'b0),
+    .m_data({side_meta, side_sum}), .m_valid(side_valid),
+    .m_ready(f_tvalid && f_tready && f_tlast), .uncommitted()
+  );
+
+  wire [15:0] udp_len = side_meta.length + 16'd8;
+  wire [31:0] total = {16'd0, side_sum} +
+                      {16'd0, cfg_ip[31:16]} + {16'd0, cfg_ip[15:0]} +
+                      {16'd0, side_meta.remote_ip[31:16]} + {16'd0, side_meta.remote_ip[15:0]} +
+                      32'(IP_PROTO_UDP) + {16'd0, udp_len} +
+                      {16'd0, side_meta.local_port} + {16'd0, side_meta.remote_port} +
+                      {16'd0, udp_len};
+  wire [15:0] csum_raw = ~csum_fold(total);
+  wire [15:0] csum = csum_raw == 16'd0 ? 16'hFFFF : csum_raw;   // 0 means "none"
+  udp_hdr_t uh;
+  assign uh = '{src_port: side_meta.local_port, dst_port: side_meta.remote_port,
+                length: udp_len, checksum: csum};
+  ip_tx_meta_t im;
+  assign im = '{dst_ip: side_meta.remote_ip, protocol: IP_PROTO_UDP, length: udp_len};
+
+  // A datagram leaves once both its payload and its side entry are there.
+  logic ins_ready;
+  assign f_tready = ins_ready && side_valid;
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(UDP_HDR_BYTES)) u_insert (
+    .clk, .rst,
+    .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid && side_valid),
+    .s_axis_tready(ins_ready), .s_axis_tlast(f_tlast), .s_axis_tuser({im, 1'b0}),
+    .s_hdr(udp_pack(uh)),
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
+  );
+
+  always_ff @(posedge clk) begin
+    stat_out_datagrams <= m_axis_tvalid && m_axis_tready && m_axis_tlast;
+    stat_out_errors <= drop_bad;
+    if (take) begin
+      first_reg <= s_axis_tlast;
+      count_reg <= count_now[15:0];
+    end
+    if (rst) begin
+      first_reg <= 1'b1;
+      stat_out_datagrams <= 1'b0;
+      stat_out_errors <= 1'b0;
+    end
+  end
+endmodule
