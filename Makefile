@@ -20,3 +20,22 @@ test: setup
 
 clean:
 	rm -rf build
+
+# ---- toe-sim: the Verilator harness on a TAP device ----
+SIM_DATA_W ?= 64
+SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
+RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_top.sv
+build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_csr_map.h
+	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+	  --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
+	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
+	  -CFLAGS "-O2 -DTOE_DATA_W=$(SIM_DATA_W) -I$(CURDIR)/sim" \
+	  $(RTL_FILES) sim/toe_sim.cpp > build/toe-sim-$(SIM_DATA_W).log 2>&1 \
+	  || { tail -30 build/toe-sim-$(SIM_DATA_W).log; exit 1; }
+	@cp $(SIM_OBJ)/toe-sim $@
+	@echo "built $@"
+
+build/toe-sim: build/toe-sim-$(SIM_DATA_W)
+	@ln -sf toe-sim-$(SIM_DATA_W) $@
+
+sim: build/toe-sim

@@ -23,3 +23,4 @@ rtl/net/toe_udp_rx.sv
 rtl/net/toe_udp_tx.sv
 rtl/net/toe_ip_tx.sv
 rtl/net/toe_top.sv
+rtl/app/toe_app_udp_echo.sv

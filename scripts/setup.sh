@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEB_PKGS=(g++ make ccache iproute2 iputils-ping netcat-openbsd tcpdump iperf python3-venv)
+DEB_PKGS=(g++ make ccache liblz4-dev zlib1g-dev iproute2 iputils-ping netcat-openbsd tcpdump iperf python3-venv)
 missing=()
 for p in "${DEB_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe-sim: runs toe_sim_top (the engine plus its built-in applications) under Verilator
+// and bridges its MAC port to a Linux TAP device, so that the kernel and ordinary tools
+// are its peers. Engine time (tick_us) follows wall-clock time. Runs until SIGINT or
+// SIGTERM, then prints the engine's counters. See --help.
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vtoe_sim_top.h"
+#include "toe_csr_map.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace {
+
+volatile sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+constexpr int W = TOE_DATA_W / 8;   // bytes per beat
+
+struct Options {
+    std::string tap = "toe0";
+    std::string ip = "192.0.2.2/24";
+    std::string mac = "02:00:00:00:00:02";
+    std::string gateway = "0.0.0.0";
+    std::string pcap;
+    std::string fst;
+};
+
+void usage() {
+    std::printf(
+        "toe-sim: the OpenTOE engine (DATA_W=%d) on a Linux TAP device\n"
+        "  --tap IFNAME      TAP device to open, created if missing (default toe0)\n"
+        "  --ip ADDR/PREFIX  engine IPv4 address (default 192.0.2.2/24)\n"
+        "  --mac MAC         engine MAC address (default 02:00:00:00:00:02)\n"
+        "  --gateway ADDR    default gateway (default none)\n"
+        "  --pcap FILE       write every frame, both directions, to a pcap file\n"
+        "  --fst FILE        write an FST waveform (large and slow: for short runs)\n"
+        "  --help            this text\n"
+        "Runs until SIGINT/SIGTERM, then prints the engine's counters.\n", TOE_DATA_W);
+}
+
+[[noreturn]] void die(const char* what) {
+    std::fprintf(stderr, "toe-sim: %s: %s\n", what, std::strerror(errno));
+    std::exit(1);
+}
+
+uint32_t parse_ip(const std::string& s) {
+    in_addr a{};
+    if (inet_pton(AF_INET, s.c_str(), &a) != 1) {
+        std::fprintf(stderr, "toe-sim: bad IPv4 address '%s'\n", s.c_str());
+        std::exit(2);
+    }
+    return ntohl(a.s_addr);
+}
+
+uint64_t parse_mac(const std::string& s) {
+    unsigned b[6];
+    if (std::sscanf(s.c_str(), "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6) {
+        std::fprintf(stderr, "toe-sim: bad MAC address '%s'\n", s.c_str());
+        std::exit(2);
+    }
+    uint64_t m = 0;
+    for (unsigned x : b) m = (m << 8) | (x & 0xFF);
+    return m;
+}
+
+int open_tap(const std::string& name) {
+    int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK);
+    if (fd < 0) die("open /dev/net/tun");
+    ifreq ifr{};
+    ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+    std::strncpy(ifr.ifr_name, name.c_str(), IFNAMSIZ - 1);
+    if (ioctl(fd, TUNSETIFF, &ifr) < 0) die("TUNSETIFF (root or CAP_NET_ADMIN needed)");
+    return fd;
+}
+
+class Pcap {
+  public:
+    explicit Pcap(const std::string& path) {
+        if (path.empty()) return;
+        f_ = std::fopen(path.c_str(), "wb");
+        if (!f_) die("open pcap");
+        const uint32_t hdr[] = {0xA1B2C3D4, 0x00040002, 0, 0, 65535, 1};   // Ethernet
+        std::fwrite(hdr, 1, 24, f_);
+    }
+    ~Pcap() { if (f_) std::fclose(f_); }
+    void write(const std::vector<uint8_t>& frame) {
+        if (!f_) return;
+        timeval tv{};
+        gettimeofday(&tv, nullptr);
+        const uint32_t rec[] = {uint32_t(tv.tv_sec), uint32_t(tv.tv_usec), uint32_t(frame.size()),
+                                uint32_t(frame.size())};
+        std::fwrite(rec, 1, 16, f_);
+        std::fwrite(frame.data(), 1, frame.size(), f_);
+        std::fflush(f_);
+    }
+  private:
+    FILE* f_ = nullptr;
+};
+
+// Wide and narrow Verilator port access, one beat at a time.
+template <typename T> void set_beat(T& port, const uint8_t* bytes, int n) {
+    if constexpr (sizeof(T) <= 8) {
+        uint64_t v = 0;
+        for (int i = n - 1; i >= 0; --i) v = (v << 8) | bytes[i];
+        port = v;
+    } else {
+        for (auto& word : port) word = 0;
+        for (int i = 0; i < n; ++i) port[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    }
+}
+template <typename T> uint8_t get_byte(const T& port, int i) {
+    if constexpr (sizeof(T) <= 8) return uint8_t(uint64_t(port) >> (8 * i));
+    else return uint8_t(port[i / 4] >> (8 * (i % 4)));
+}
+template <typename T> void set_keep(T& port, int n) {
+    if constexpr (sizeof(T) <= 8) port = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+    else for (int w = 0; w < int(sizeof(T) / 4); ++w) {
+        int bits = std::max(0, std::min(32, n - 32 * w));
+        port[w] = bits == 32 ? 0xFFFFFFFFu : ((1u << bits) - 1);
+    }
+}
+template <typename T> bool keep_bit(const T& port, int i) {
+    if constexpr (sizeof(T) <= 8) return (uint64_t(port) >> i) & 1;
+    else return (port[i / 32] >> (i % 32)) & 1;
+}
+
+class Sim {
+  public:
+    Sim(const Options& o) : top_(std::make_unique<Vtoe_sim_top>()) {
+        if (!o.fst.empty()) {
+            Verilated::traceEverOn(true);
+            fst_ = std::make_unique<VerilatedFstC>();
+            top_->trace(fst_.get(), 99);
+            fst_->open(o.fst.c_str());
+        }
+        top_->rst = 1;
+        for (int i = 0; i < 8; ++i) step();
+        top_->rst = 0;
+        step();
+    }
+    ~Sim() { if (fst_) fst_->close(); top_->final(); }
+
+    Vtoe_sim_top* operator->() { return top_.get(); }
+
+    void step() {
+        top_->clk = 0;
+        top_->eval();
+        if (fst_) fst_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (fst_) fst_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+    uint64_t cycles() const { return cycle_; }
+
+    void csr_write(uint32_t addr, uint32_t data) {
+        top_->s_axil_awaddr = addr;
+        top_->s_axil_wdata = data;
+        top_->s_axil_wstrb = 0xF;
+        top_->s_axil_awvalid = 1;
+        top_->s_axil_wvalid = 1;
+        top_->s_axil_bready = 1;
+        while (!(top_->s_axil_awready && top_->s_axil_wready)) step();
+        step();
+        top_->s_axil_awvalid = 0;
+        top_->s_axil_wvalid = 0;
+        while (!top_->s_axil_bvalid) step();
+        step();
+        top_->s_axil_bready = 0;
+    }
+    uint32_t csr_read(uint32_t addr) {
+        top_->s_axil_araddr = addr;
+        top_->s_axil_arvalid = 1;
+        top_->s_axil_rready = 1;
+        while (!top_->s_axil_arready) step();
+        step();
+        top_->s_axil_arvalid = 0;
+        while (!top_->s_axil_rvalid) step();
+        uint32_t v = top_->s_axil_rdata;
+        step();
+        top_->s_axil_rready = 0;
+        return v;
+    }
+
+  private:
+    std::unique_ptr<Vtoe_sim_top> top_;
+    std::unique_ptr<VerilatedFstC> fst_;
+    uint64_t cycle_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Verilated::commandArgs(argc, argv);
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) { std::fprintf(stderr, "toe-sim: %s needs a value\n", a.c_str()); std::exit(2); }
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") { usage(); return 0; }
+        else if (a == "--tap") o.tap = next();
+        else if (a == "--ip") o.ip = next();
+        else if (a == "--mac") o.mac = next();
+        else if (a == "--gateway") o.gateway = next();
+        else if (a == "--pcap") o.pcap = next();
+        else if (a == "--fst") o.fst = next();
+        else { std::fprintf(stderr, "toe-sim: unknown option %s (see --help)\n", a.c_str()); return 2; }
+    }
+    size_t slash = o.ip.find('/');
+    int prefix = slash == std::string::npos ? 24 : std::atoi(o.ip.c_str() + slash + 1);
+    uint32_t ip = parse_ip(o.ip.substr(0, slash));
+    uint32_t mask = prefix == 0 ? 0 : ~uint32_t(0) << (32 - prefix);
+    uint64_t mac = parse_mac(o.mac);
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int tap = open_tap(o.tap);
+    Pcap pcap(o.pcap);
+    Sim sim(o);
+
+    using namespace toe_csr;
+    sim.csr_write(REG_MAC_LO, uint32_t(mac));
+    sim.csr_write(REG_MAC_HI, uint32_t(mac >> 32));
+    sim.csr_write(REG_IPV4_NETMASK, mask);
+    sim.csr_write(REG_IPV4_GATEWAY, parse_ip(o.gateway));
+    sim.csr_write(REG_IPV4_ADDR, ip);
+    std::printf("toe-sim: DATA_W=%d tap=%s ip=%s mac=%s ready\n", TOE_DATA_W, o.tap.c_str(),
+                o.ip.c_str(), o.mac.c_str());
+    std::fflush(stdout);
+
+    std::deque<std::vector<uint8_t>> rx_queue;
+    std::vector<uint8_t> rx_frame, tx_frame;
+    size_t rx_off = 0;
+    uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, ticks = 0, idle_cycles = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    uint8_t buf[16384];
+
+    sim->m_mac_tx_axis_tready = 1;
+    while (!g_stop) {
+        // Frames from Linux: poll the TAP every 64 cycles, and sleep in poll() when idle.
+        if ((sim.cycles() & 63) == 0) {
+            pollfd p{tap, POLLIN, 0};
+            int timeout_ms = idle_cycles > 20000 ? 1 : 0;
+            if (poll(&p, 1, timeout_ms) > 0) {
+                ssize_t n;
+                while ((n = read(tap, buf, sizeof buf)) > 0) {
+                    rx_queue.emplace_back(buf, buf + n);
+                    pcap.write(rx_queue.back());
+                }
+            }
+        }
+        // Engine time follows the wall clock: one tick per elapsed microsecond.
+        uint64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::steady_clock::now() - t0).count();
+        sim->tick_us = ticks < now_us;
+        if (sim->tick_us) ++ticks;
+
+        // Drive the MAC RX port.
+        if (rx_frame.empty() && !rx_queue.empty()) {
+            rx_frame = std::move(rx_queue.front());
+            rx_queue.pop_front();
+            rx_off = 0;
+        }
+        bool busy = !rx_frame.empty();
+        if (busy) {
+            int n = std::min<int>(W, int(rx_frame.size() - rx_off));
+            set_beat(sim->s_mac_rx_axis_tdata, rx_frame.data() + rx_off, n);
+            set_keep(sim->s_mac_rx_axis_tkeep, n);
+            sim->s_mac_rx_axis_tlast = rx_off + n >= rx_frame.size();
+            sim->s_mac_rx_axis_tuser = 0;
+            sim->s_mac_rx_axis_tvalid = 1;
+        } else {
+            sim->s_mac_rx_axis_tvalid = 0;
+        }
+        // Sample handshakes before the edge.
+        bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
+        bool tx_take = sim->m_mac_tx_axis_tvalid && sim->m_mac_tx_axis_tready;
+        if (tx_take) {
+            busy = true;
+            for (int i = 0; i < W; ++i)
+                if (keep_bit(sim->m_mac_tx_axis_tkeep, i)) tx_frame.push_back(get_byte(sim->m_mac_tx_axis_tdata, i));
+            if (sim->m_mac_tx_axis_tlast) {
+                // EIO: the TAP link is down; EAGAIN: the kernel queue is full. Both lose the
+                // frame, as a cable would.
+                if (write(tap, tx_frame.data(), tx_frame.size()) < 0) {
+                    if (errno != EIO && errno != EAGAIN) die("write tap");
+                    ++frames_lost;
+                }
+                pcap.write(tx_frame);
+                tx_frame.clear();
+                ++frames_out;
+            }
+        }
+        sim.step();
+        if (rx_take) {
+            rx_off += W;
+            if (rx_off >= rx_frame.size()) { rx_frame.clear(); ++frames_in; }
+        }
+        idle_cycles = busy ? 0 : idle_cycles + 1;
+    }
+
+    sim->s_mac_rx_axis_tvalid = 0;
+    std::printf("toe-sim: stopped after %llu cycles, %llu frames in, %llu frames out "
+                "(%llu not taken by the TAP)\n",
+                (unsigned long long)sim.cycles(), (unsigned long long)frames_in,
+                (unsigned long long)frames_out, (unsigned long long)frames_lost);
+    for (unsigned i = 0; i < N_COUNTERS; ++i) {
+        uint32_t v = sim.csr_read(COUNTER_BASE + 4 * i);
+        if (v) std::printf("  %-22s %u\n", COUNTER_NAMES[i], v);
+    }
+    close(tap);
+    return 0;
+}
