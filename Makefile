@@ -39,3 +39,6 @@ build/toe-sim: build/toe-sim-$(SIM_DATA_W)
 	@ln -sf toe-sim-$(SIM_DATA_W) $@
 
 sim: build/toe-sim
+
+demo: sim
+	@bash scripts/demo.sh
