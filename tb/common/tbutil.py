@@ -138,9 +138,11 @@ class AxisSink:
         return not self.frames
 
     async def recv(self):
+        """Next frame; returns just after a falling edge, so the caller may drive signals."""
         while not self.frames:
             self.event.clear()
             await self.event.wait()
+        await FallingEdge(self.tb.clk)
         return self.frames.popleft()
 
 
