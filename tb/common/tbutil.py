@@ -24,9 +24,10 @@ def pause_gen(prob, seed):
 class AxisSource:
     """Drives frames (bytes, tuser, extra signals held for the whole frame)."""
 
-    def __init__(self, tb, prefix, idle=0.0, seed=1, extra=()):
+    def __init__(self, tb, prefix, idle=0.0, seed=1, extra=(), clk=None):
         dut = tb.dut
         self.tb = tb
+        self.clk = clk if clk is not None else tb.clk
         self.tdata = getattr(dut, f"{prefix}_tdata")
         self.tkeep = getattr(dut, f"{prefix}_tkeep")
         self.tvalid = getattr(dut, f"{prefix}_tvalid")
@@ -61,7 +62,7 @@ class AxisSource:
     async def _run(self):
         beats = deque()
         while True:
-            await FallingEdge(self.tb.clk)
+            await FallingEdge(self.clk)
             if not beats and self.queue:
                 data, tuser, extra = self.queue[0]
                 for name, value in extra.items():
@@ -92,9 +93,10 @@ class AxisSource:
 class AxisSink:
     """Collects frames as (bytes, tuser of the last beat, {extra: value at first beat})."""
 
-    def __init__(self, tb, prefix, backpressure=0.0, seed=2, extra=()):
+    def __init__(self, tb, prefix, backpressure=0.0, seed=2, extra=(), clk=None):
         dut = tb.dut
         self.tb = tb
+        self.clk = clk if clk is not None else tb.clk
         self.tdata = getattr(dut, f"{prefix}_tdata")
         self.tkeep = getattr(dut, f"{prefix}_tkeep")
         self.tvalid = getattr(dut, f"{prefix}_tvalid")
@@ -114,7 +116,7 @@ class AxisSink:
         data = bytearray()
         side = None
         while True:
-            await FallingEdge(self.tb.clk)
+            await FallingEdge(self.clk)
             self.tready.value = 0 if next(self.pause) else 1
             await ReadOnly()
             if self.tvalid.value and self.tready.value:
@@ -142,7 +144,7 @@ class AxisSink:
         while not self.frames:
             self.event.clear()
             await self.event.wait()
-        await FallingEdge(self.tb.clk)
+        await FallingEdge(self.clk)
         return self.frames.popleft()
 
 
@@ -172,11 +174,11 @@ class TB:
         self.period_ns = period_ns
         cocotb.start_soon(Clock(self.clk, period_ns, unit="ns").start())
 
-    def source(self, prefix, idle=0.0, seed=1, extra=()):
-        return AxisSource(self, prefix, idle, seed, extra)
+    def source(self, prefix, idle=0.0, seed=1, extra=(), clk=None):
+        return AxisSource(self, prefix, idle, seed, extra, clk)
 
-    def sink(self, prefix, backpressure=0.0, seed=2, extra=()):
-        return AxisSink(self, prefix, backpressure, seed, extra)
+    def sink(self, prefix, backpressure=0.0, seed=2, extra=(), clk=None):
+        return AxisSink(self, prefix, backpressure, seed, extra, clk)
 
     async def reset(self, cycles=4):
         await FallingEdge(self.clk)
