@@ -42,3 +42,11 @@ sim: build/toe-sim
 
 demo: sim
 	@bash scripts/demo.sh
+
+synth: setup
+	@bash syn/synth.sh
+
+lint: setup
+	@$(ENV) && for top in toe_top toe_sim_top; do \
+	  verilator --lint-only -Wall $(CURDIR)/syn/lint.vlt $(addprefix $(CURDIR)/,$(RTL_FILES)) --top-module $$top || exit 1; \
+	done && echo "lint: clean"

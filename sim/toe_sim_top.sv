@@ -67,7 +67,7 @@ module toe_sim_top
     .udp_listen_req_valid(lreq_valid), .udp_listen_req_ready(lreq_ready), .udp_listen_req(lreq),
     .udp_listen_rsp_valid(lrsp_valid), .udp_listen_rsp_ready(lrsp_ready), .udp_listen_rsp(lrsp),
     .m_host_rx_axis_tdata(), .m_host_rx_axis_tkeep(), .m_host_rx_axis_tvalid(),
-    .m_host_rx_axis_tready(1'b1), .m_host_rx_axis_tlast(),
+    .m_host_rx_axis_tready(1'b1), .m_host_rx_axis_tlast(), .m_host_rx_axis_tuser(),
     .s_host_tx_axis_tdata('0), .s_host_tx_axis_tkeep('0), .s_host_tx_axis_tvalid(1'b0),
     .s_host_tx_axis_tready(), .s_host_tx_axis_tlast(1'b0)
   );

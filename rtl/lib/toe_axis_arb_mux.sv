@@ -33,11 +33,8 @@ module toe_axis_arb_mux #(
     sel = grant_reg;
     if (!locked_reg) begin
       sel = last_grant_reg;
-      for (int k = N; k >= 1; k--) begin
-        int unsigned idx;
-        idx = (int'(last_grant_reg) + k) % N;
-        if (s_axis_tvalid[idx]) sel = SW'(idx);
-      end
+      for (int k = N; k >= 1; k--)
+        if (s_axis_tvalid[(int'(last_grant_reg) + k) % N]) sel = SW'((int'(last_grant_reg) + k) % N);
     end
   end
 

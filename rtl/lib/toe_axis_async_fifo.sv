@@ -38,8 +38,10 @@ module toe_axis_async_fifo #(
 
   logic [W-1:0] mem [DEPTH];
 
-  // Write side.
   logic [AW:0] wr_bin_reg, wr_gray_reg, rd_gray_sync1_reg, rd_gray_sync2_reg;
+  logic [AW:0] rd_bin_reg, rd_gray_reg, wr_gray_sync1_reg, wr_gray_sync2_reg;
+
+  // Write side.
   wire [AW:0] rd_bin_in_wr = gray2bin(rd_gray_sync2_reg);
   wire full = (wr_bin_reg - rd_bin_in_wr) == (AW+1)'(DEPTH);
   wire write = s_axis_tvalid && !full;
@@ -64,7 +66,6 @@ module toe_axis_async_fifo #(
   end
 
   // Read side.
-  logic [AW:0] rd_bin_reg, rd_gray_reg, wr_gray_sync1_reg, wr_gray_sync2_reg;
   logic [W-1:0] out_reg;
   logic out_valid_reg;
   wire empty = rd_gray_reg == wr_gray_sync2_reg;

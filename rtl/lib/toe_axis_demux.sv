@@ -27,7 +27,7 @@ module toe_axis_demux #(
   logic first_reg, drop_reg;
   logic [$clog2(N+1)-1:0] sel_reg;
   wire [$clog2(N+1)-1:0] sel_now = first_reg ? sel : sel_reg;
-  wire drop_now = first_reg ? (drop || sel >= N) : drop_reg;
+  wire drop_now = first_reg ? (drop || int'(sel) >= N) : drop_reg;
 
   assign m_axis_tdata = s_axis_tdata;
   assign m_axis_tkeep = s_axis_tkeep;
@@ -36,9 +36,11 @@ module toe_axis_demux #(
   always_comb begin
     m_axis_tvalid = '0;
     s_axis_tready = 1'b1;
-    if (!drop_now) begin
-      m_axis_tvalid[sel_now] = s_axis_tvalid;
-      s_axis_tready = m_axis_tready[sel_now];
+    for (int i = 0; i < N; i++) begin
+      if (!drop_now && int'(sel_now) == i) begin
+        m_axis_tvalid[i] = s_axis_tvalid;
+        s_axis_tready = m_axis_tready[i];
+      end
     end
   end
 

@@ -77,11 +77,11 @@ module toe_axis_hdr_extract #(
   // Funnel: W bytes starting at byte `sh` of {hi, lo}. sh is a multiple of LEN_GRAN.
   function automatic logic [DATA_W-1:0] funnel_data(input logic [DATA_W-1:0] hi, lo, input logic [SW-1:0] sh);
     logic [2*DATA_W-1:0] both = {hi, lo};
-    return DATA_W'(both >> (8 * LEN_GRAN * (sh / LEN_GRAN)));
+    return DATA_W'(both >> (8 * LEN_GRAN * (int'(sh) / LEN_GRAN)));
   endfunction
   function automatic logic [W-1:0] funnel_keep(input logic [W-1:0] hi, lo, input logic [SW-1:0] sh);
     logic [2*W-1:0] both = {hi, lo};
-    return W'(both >> (LEN_GRAN * (sh / LEN_GRAN)));
+    return W'(both >> (LEN_GRAN * (int'(sh) / LEN_GRAN)));
   endfunction
 
   // Bytes of the last input beat that land beyond the current output beat.

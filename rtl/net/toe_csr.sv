@@ -63,7 +63,9 @@ module toe_csr
   wire [11:0] wa = {s_axil_awaddr[11:2], 2'b00};
   wire [11:0] ra = {s_axil_araddr[11:2], 2'b00};
   wire wr_counter = wa >= COUNTER_BASE && wa < COUNTER_BASE + 12'(4 * N_COUNTERS);
-  wire [11:0] wr_index = (wa - COUNTER_BASE) >> 2;
+  localparam int unsigned CW = $clog2(N_COUNTERS);
+  wire [CW-1:0] wr_index = CW'((wa - COUNTER_BASE) >> 2);
+  wire [CW-1:0] rd_index = CW'((ra - COUNTER_BASE) >> 2);
 
   always_ff @(posedge clk) begin
     ip_written <= 1'b0;
@@ -105,7 +107,7 @@ module toe_csr
         REG_ICMP_UNREACH_INTERVAL_US: s_axil_rdata <= unreach_reg;
         default:
           if (ra >= COUNTER_BASE && ra < COUNTER_BASE + 12'(4 * N_COUNTERS))
-            s_axil_rdata <= counter_reg[(ra - COUNTER_BASE) >> 2];
+            s_axil_rdata <= counter_reg[rd_index];
       endcase
     end
 

@@ -83,6 +83,7 @@ module toe_top
   output logic                  m_host_rx_axis_tvalid,
   input  logic                  m_host_rx_axis_tready,
   output logic                  m_host_rx_axis_tlast,
+  output logic                  m_host_rx_axis_tuser,       // bad frame (FCS error): drop it
   input  logic [DATA_W-1:0]     s_host_tx_axis_tdata,
   input  logic [DATA_W/8-1:0]   s_host_tx_axis_tkeep,
   input  logic                  s_host_tx_axis_tvalid,
@@ -127,7 +128,7 @@ module toe_top
   logic [DATA_W-1:0] l3_tdata;
   logic [W-1:0] l3_tkeep;
   logic l3_tlast, l3_tuser, ip_in_tvalid, ip_in_tready, arp_in_tvalid, arp_in_tready;
-  logic host_rx_tvalid, host_rx_tuser;
+  logic host_rx_tvalid;
   toe_eth_rx #(.DATA_W(DATA_W), .HOST_EN(HOST_EN)) u_eth_rx (
     .clk, .rst, .cfg_mac,
     .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
@@ -137,7 +138,7 @@ module toe_top
     .m_arp_axis_tvalid(arp_in_tvalid), .m_arp_axis_tready(arp_in_tready),
     .m_host_axis_tdata(m_host_rx_axis_tdata), .m_host_axis_tkeep(m_host_rx_axis_tkeep),
     .m_host_axis_tvalid(host_rx_tvalid), .m_host_axis_tready(m_host_rx_axis_tready || !HOST_EN),
-    .m_host_axis_tlast(m_host_rx_axis_tlast), .m_host_axis_tuser(host_rx_tuser),
+    .m_host_axis_tlast(m_host_rx_axis_tlast), .m_host_axis_tuser(m_host_rx_axis_tuser),
     .stat_frames(stat_inc[CNT_ETH_IN_FRAMES]), .stat_fcs_errors(),
     .stat_runts(stat_inc[CNT_ETH_IN_RUNTS]), .stat_dst_drops(stat_inc[CNT_ETH_IN_DST_DROPS]),
     .stat_type_drops(stat_inc[CNT_ETH_IN_TYPE_DROPS])
