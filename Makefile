@@ -16,7 +16,7 @@ setup:
 	@bash scripts/setup.sh
 
 test: setup
-	@$(ENV) && python -m pytest -n $(JOBS) -q -rs $(PYTEST_ARGS)
+	@$(ENV) && python -m pytest -n $(JOBS) --dist loadfile -q -rs $(PYTEST_ARGS)
 
 clean:
 	rm -rf build
@@ -25,7 +25,7 @@ clean:
 SIM_DATA_W ?= 64
 SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
 RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_top.sv
-build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_csr_map.h
+build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
@@ -50,3 +50,19 @@ lint: setup
 	@$(ENV) && for top in toe_top toe_sim_top; do \
 	  verilator --lint-only -Wall $(CURDIR)/syn/lint.vlt $(addprefix $(CURDIR)/,$(RTL_FILES)) --top-module $$top || exit 1; \
 	done && echo "lint: clean"
+
+# ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
+build/toe-bench-%: setup $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h
+	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+	  --top-module toe_sim_top -GDATA_W=$* -Mdir build/toe-bench-obj-$* -o toe-bench \
+	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
+	  -CFLAGS "-O2 -DTOE_DATA_W=$* -I$(CURDIR)/sim" \
+	  $(RTL_FILES) bench/toe_bench.cpp > build/toe-bench-$*.log 2>&1 \
+	  || { tail -30 build/toe-bench-$*.log; exit 1; }
+	@cp build/toe-bench-obj-$*/toe-bench $@
+
+bench: build/toe-bench-64 build/toe-bench-512
+	@mkdir -p build/bench
+	@build/toe-bench-64 build/bench/results-64.jsonl && build/toe-bench-512 build/bench/results-512.jsonl
+	@python3 -c "import json; rows=[json.loads(l) for f in ('build/bench/results-64.jsonl','build/bench/results-512.jsonl') for l in open(f)]; json.dump(rows, open('build/bench/results.json','w'), indent=1)"
+	@echo "wrote build/bench/results.json"

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_sim_model.h: the Verilated toe_sim_top with clock/reset, AXI4-Lite access, FST
+// tracing and one-beat access to its wide and narrow stream ports. Shared by toe-sim
+// (TAP bridge) and toe-bench (cycle-accurate benchmarks).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "Vtoe_sim_top.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+constexpr int W = TOE_DATA_W / 8;   // bytes per beat
+
+// Wide and narrow Verilator port access, one beat at a time.
+template <typename T> void set_beat(T& port, const uint8_t* bytes, int n) {
+    if constexpr (sizeof(T) <= 8) {
+        uint64_t v = 0;
+        for (int i = n - 1; i >= 0; --i) v = (v << 8) | bytes[i];
+        port = v;
+    } else {
+        for (size_t w = 0; w < sizeof(T) / 4; ++w) port[w] = 0;
+        for (int i = 0; i < n; ++i) port[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    }
+}
+template <typename T> uint8_t get_byte(const T& port, int i) {
+    if constexpr (sizeof(T) <= 8) return uint8_t(uint64_t(port) >> (8 * i));
+    else return uint8_t(port[i / 4] >> (8 * (i % 4)));
+}
+template <typename T> void set_keep(T& port, int n) {
+    if constexpr (sizeof(T) <= 8) port = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+    else for (int w = 0; w < int(sizeof(T) / 4); ++w) {
+        int bits = std::max(0, std::min(32, n - 32 * w));
+        port[w] = bits == 32 ? 0xFFFFFFFFu : ((1u << bits) - 1);
+    }
+}
+template <typename T> bool keep_bit(const T& port, int i) {
+    if constexpr (sizeof(T) <= 8) return (uint64_t(port) >> i) & 1;
+    else return (port[i / 32] >> (i % 32)) & 1;
+}
+
+class Sim {
+  public:
+    explicit Sim(const std::string& fst_path = "") : top_(std::make_unique<Vtoe_sim_top>()) {
+        if (!fst_path.empty()) {
+            Verilated::traceEverOn(true);
+            fst_ = std::make_unique<VerilatedFstC>();
+            top_->trace(fst_.get(), 99);
+            fst_->open(fst_path.c_str());
+        }
+        top_->rst = 1;
+        for (int i = 0; i < 8; ++i) step();
+        top_->rst = 0;
+        step();
+    }
+    ~Sim() { if (fst_) fst_->close(); top_->final(); }
+
+    Vtoe_sim_top* operator->() { return top_.get(); }
+
+    void step() {
+        top_->clk = 0;
+        top_->eval();
+        if (fst_) fst_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (fst_) fst_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+    uint64_t cycles() const { return cycle_; }
+
+    void csr_write(uint32_t addr, uint32_t data) {
+        top_->s_axil_awaddr = addr;
+        top_->s_axil_wdata = data;
+        top_->s_axil_wstrb = 0xF;
+        top_->s_axil_awvalid = 1;
+        top_->s_axil_wvalid = 1;
+        top_->s_axil_bready = 1;
+        while (!(top_->s_axil_awready && top_->s_axil_wready)) step();
+        step();
+        top_->s_axil_awvalid = 0;
+        top_->s_axil_wvalid = 0;
+        while (!top_->s_axil_bvalid) step();
+        step();
+        top_->s_axil_bready = 0;
+    }
+    uint32_t csr_read(uint32_t addr) {
+        top_->s_axil_araddr = addr;
+        top_->s_axil_arvalid = 1;
+        top_->s_axil_rready = 1;
+        while (!top_->s_axil_arready) step();
+        step();
+        top_->s_axil_arvalid = 0;
+        while (!top_->s_axil_rvalid) step();
+        uint32_t v = top_->s_axil_rdata;
+        step();
+        top_->s_axil_rready = 0;
+        return v;
+    }
+
+  private:
+    std::unique_ptr<Vtoe_sim_top> top_;
+    std::unique_ptr<VerilatedFstC> fst_;
+    uint64_t cycle_ = 0;
+};
+
