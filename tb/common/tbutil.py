@@ -21,21 +21,23 @@ def pause_gen(prob, seed):
         yield prob > 0 and rng.random() < prob
 
 
+def _bind(endpoint, tb, prefix, extra, clk):
+    """Attach the `prefix`_t* signals of tb.dut (and `extra` signals) to a stream endpoint."""
+    dut = tb.dut
+    endpoint.tb = tb
+    endpoint.clk = clk if clk is not None else tb.clk
+    for name in ("tdata", "tkeep", "tvalid", "tready", "tlast"):
+        setattr(endpoint, name, getattr(dut, f"{prefix}_{name}"))
+    endpoint.tuser = getattr(dut, f"{prefix}_tuser", None)
+    endpoint.extra = {name: getattr(dut, name) for name in extra}
+    endpoint.width = len(endpoint.tdata) // 8
+
+
 class AxisSource:
     """Drives frames (bytes, tuser, extra signals held for the whole frame)."""
 
     def __init__(self, tb, prefix, idle=0.0, seed=1, extra=(), clk=None):
-        dut = tb.dut
-        self.tb = tb
-        self.clk = clk if clk is not None else tb.clk
-        self.tdata = getattr(dut, f"{prefix}_tdata")
-        self.tkeep = getattr(dut, f"{prefix}_tkeep")
-        self.tvalid = getattr(dut, f"{prefix}_tvalid")
-        self.tready = getattr(dut, f"{prefix}_tready")
-        self.tlast = getattr(dut, f"{prefix}_tlast")
-        self.tuser = getattr(dut, f"{prefix}_tuser", None)
-        self.extra = {name: getattr(dut, name) for name in extra}
-        self.width = len(self.tdata) // 8
+        _bind(self, tb, prefix, extra, clk)
         self.queue = deque()
         self.pause = pause_gen(idle, seed)
         self.idle_event = Event()
@@ -94,17 +96,7 @@ class AxisSink:
     """Collects frames as (bytes, tuser of the last beat, {extra: value at first beat})."""
 
     def __init__(self, tb, prefix, backpressure=0.0, seed=2, extra=(), clk=None):
-        dut = tb.dut
-        self.tb = tb
-        self.clk = clk if clk is not None else tb.clk
-        self.tdata = getattr(dut, f"{prefix}_tdata")
-        self.tkeep = getattr(dut, f"{prefix}_tkeep")
-        self.tvalid = getattr(dut, f"{prefix}_tvalid")
-        self.tready = getattr(dut, f"{prefix}_tready")
-        self.tlast = getattr(dut, f"{prefix}_tlast")
-        self.tuser = getattr(dut, f"{prefix}_tuser", None)
-        self.extra = {name: getattr(dut, name) for name in extra}
-        self.width = len(self.tdata) // 8
+        _bind(self, tb, prefix, extra, clk)
         self.frames = deque()
         self.event = Event()
         self.pause = pause_gen(backpressure, seed)
