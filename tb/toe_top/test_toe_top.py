@@ -274,6 +274,87 @@ async def udp_both_ways(dut):
     assert delta(before, await t.counters()) == {"udpOutErrors": 1}
 
 
-@pytest.mark.parametrize("data_w", [64, 512])
-def test_toe_top(data_w):
-    runner.run("toe_top", "test_toe_top", {"DATA_W": data_w}, Path(__file__).parent)
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def arp_resolution_and_rate_limit(dut):
+    """A send to an unknown neighbour is dropped and counted and starts ARP: requests are
+    repeated every ARP_RETRY_US, then given up; a reply makes later sends go out.
+    Port-unreachable messages are rate-limited."""
+    t = Top(dut)
+    await t.start()
+    if int(dut.HOST_EN.value):
+        return
+    stranger = "192.0.2.51"   # a slot of its own (.50 would evict the peer, .1)
+    before = await t.counters()
+    await t.app_tx.send(b"hello", tuser=udp_meta(stranger, 6000, 5000, 5))
+    req = await t.expect()
+    assert ARP in req and req[ARP].op == 1 and req[ARP].pdst == stranger and req[Ether].dst == "ff:ff:ff:ff:ff:ff"
+    dut.tick_us.value = 1                       # engine time runs one microsecond per cycle
+    for _ in range(2):
+        again = await t.expect(timeout_us=10)
+        assert again[ARP].pdst == stranger
+    await t.tb.cycles(int(dut.ARP_RETRY_US.value) * 2)
+    assert t.mac_tx.empty(), "more than 3 requests"
+    d = delta(before, await t.counters())
+    assert d == {"udpOutDatagrams": 1, "ipOutRequests": 1, "ipOutArpMisses": 1,
+                 "arpOutRequests": 3, "arpResolveFails": 1}, d
+    # The neighbour answers a fresh attempt (engine time stopped: no retry in between);
+    # then the datagram goes out.
+    dut.tick_us.value = 0
+    await t.app_tx.send(b"hello", tuser=udp_meta(stranger, 6000, 5000, 5))
+    await t.expect()
+    await t.send(Ether(dst=TOE_MAC, src="02:00:00:00:00:51") /
+                 ARP(op=2, hwsrc="02:00:00:00:00:51", psrc=stranger, hwdst=TOE_MAC, pdst=TOE_IP))
+    await t.tb.cycles(50)
+    await t.app_tx.send(b"hello", tuser=udp_meta(stranger, 6000, 5000, 5))
+    out = await t.expect()
+    assert out[Ether].dst == "02:00:00:00:00:51" and bytes(out[UDP].payload) == b"hello"
+
+    # Rate limit: with a 1000 us interval and no time passing, one unreachable of three.
+    await t.csr.write(REG["ICMP_UNREACH_INTERVAL_US"], 1000)
+    before = await t.counters()
+    for port in (9, 10, 11):
+        await t.send(Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP) /
+                     UDP(sport=999, dport=port) / Raw(b"q"))
+    first = await t.expect()
+    assert ICMP in first and first[ICMP].type == 3, first.summary()
+    await t.tb.cycles(300)
+    assert t.mac_tx.empty()
+    d = delta(before, await t.counters())
+    assert d.get("icmpOutDestUnreachs") == 1 and d.get("icmpOutRateLimited") == 2, d
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def host_path(dut):
+    """HOST_EN=1: frames of other EtherTypes reach the host port whole (bad ones marked),
+    and host frames go out to the MAC."""
+    t = Top(dut)
+    if not int(dut.HOST_EN.value):
+        return
+    host_rx = t.tb.sink("m_host_rx_axis", backpressure=0.3, seed=8)
+    host_tx = t.tb.source("s_host_tx_axis", idle=0.2, seed=9)
+    await t.start()
+    frames = [bytes(Ether(dst=TOE_MAC, src=PEER_MAC, type=0x88B5) / Raw(bytes([i]) * (20 + 37 * i)))
+              for i in range(10)]
+    for i, f in enumerate(frames):
+        await t.mac_rx.send(f, tuser=int(i == 3))
+    for i, f in enumerate(frames):
+        if i == 3:
+            continue   # the RX FIFO drops a frame with an FCS error before the host sees it
+        data, user, _ = await with_timeout(host_rx.recv(), 200, "us")
+        assert data == f and user == 0
+    out = [bytes(Ether(dst=PEER_MAC, src=TOE_MAC, type=0x88B6) / Raw(bytes([i]) * (50 + i))) for i in range(5)]
+    for f in out:
+        await host_tx.send(f)
+    for f in out:
+        data, _, _ = await with_timeout(t.mac_tx.recv(), 200, "us")
+        assert data == f
+    c = await t.counters()
+    assert c["hostRxFrames"] == 9 and c["hostTxFrames"] == 5 and c["ethInFcsErrors"] == 1
+
+
+@pytest.mark.parametrize("data_w,host_en", [(64, 0), (512, 0), (64, 1)])
+def test_toe_top(data_w, host_en):
+    tests = ["host_path"] if host_en else None
+    runner.run("toe_top", "test_toe_top",
+               {"DATA_W": data_w, "HOST_EN": host_en, "ARP_RETRY_US": 50},
+               Path(__file__).parent, testcase=tests)
