@@ -13,6 +13,6 @@ for w in ${SYNTH_WIDTHS:-64 512}; do
     read_slang --threads 1 -G DATA_W=$w --top toe_top $files;
     synth_xilinx -top toe_top -flatten -nowidelut;
     tee -o build/synth/stat-$w.txt stat;
-    tee -o build/synth/ltp-$w.txt ltp -noff" > /dev/null
+    write_json build/synth/netlist-$w.json" > /dev/null
 done
 python3 syn/report.py build/synth ${SYNTH_WIDTHS:-64 512}

@@ -1,5 +1,5 @@
-"""Linux interop: the kernel's own stack and ordinary tools against toe-sim on a TAP
-device in a network namespace made for the test (documentation addresses 192.0.2.0/24,
+"""Linux interop: the kernel's own stack and ordinary tools against toe-sim (64- and
+512-bit engines) on a TAP device in a network namespace made for the test (documentation addresses 192.0.2.0/24,
 nothing leaves the namespace). Skips with a clear reason where namespaces are forbidden."""
 import os
 import re
@@ -18,8 +18,9 @@ def sh(*args, check=True, **kw):
     return subprocess.run(args, check=check, capture_output=True, text=True, **kw)
 
 
-@pytest.fixture(scope="module")
-def engine():
+@pytest.fixture(scope="module", params=[64, 512], ids=lambda w: f"DATA_W{w}")
+def engine(request):
+    width = request.param
     if os.geteuid() != 0:
         pytest.skip("Linux interop needs root (network namespace and TAP device)")
     ns = f"toe-test-{uuid.uuid4().hex[:6]}"
@@ -27,8 +28,8 @@ def engine():
         pytest.skip("this machine forbids network namespaces (ip netns add failed)")
     proc = None
     try:
-        sh("make", "-s", "sim", cwd=ROOT)
-        proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / "build/toe-sim"),
+        sh("make", "-s", f"build/toe-sim-{width}", f"SIM_DATA_W={width}", cwd=ROOT)
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / f"build/toe-sim-{width}"),
                                  "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert "ready" in proc.stdout.readline()
