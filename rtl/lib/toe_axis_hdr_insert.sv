@@ -46,7 +46,8 @@ module toe_axis_hdr_insert #(
     hdr_tail = '0;
     for (int i = 0; i < R; i++) hdr_tail[8*(W-R+i) +: 8] = s_hdr[8*(HB*W+i) +: 8];
   end
-  wire [W-1:0] tail_keep = ~W'(0) << (W - R);
+  logic [W-1:0] tail_keep;   // the top R byte lanes
+  always_comb for (int i = 0; i < W; i++) tail_keep[i] = i >= int'(W - R);
 
   wire [DATA_W-1:0] carry_data = first_reg ? hdr_tail : prev_data_reg;
   wire [W-1:0]      carry_keep = first_reg ? tail_keep : prev_keep_reg;
