@@ -11,6 +11,7 @@ rtl/lib/toe_axis_hdr_extract.sv
 rtl/lib/toe_axis_hdr_insert.sv
 rtl/lib/toe_axis_csum.sv
 rtl/lib/toe_axis_trim.sv
+rtl/lib/toe_axis_protocol_check.sv
 rtl/net/toe_csr_pkg.sv
 rtl/net/toe_csr.sv
 rtl/net/toe_eth_rx.sv

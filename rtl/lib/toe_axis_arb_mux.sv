@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_axis_arb_mux: merges N AXI-Streams into one, a whole frame at a time, round-robin
-// among the inputs that have a frame waiting. Timing: combinational data path (put a
+// among the inputs that have a frame waiting. A grant, once offered, holds until the
+// frame's last beat is taken. Timing: combinational data path (put a
 // toe_axis_register after it where timing needs one); no idle cycle between frames: a
 // new grant is made in the cycle after a last beat, or in the same cycle when idle.
 module toe_axis_arb_mux #(
@@ -48,11 +49,13 @@ module toe_axis_arb_mux #(
     s_axis_tready[sel] = m_axis_tready;
   end
 
+  // The grant holds from the first cycle a frame is offered until its last beat is
+  // taken, so the output never changes under tvalid.
   always_ff @(posedge clk) begin
-    if (m_axis_tvalid && m_axis_tready) begin
-      locked_reg <= !m_axis_tlast;
+    if (m_axis_tvalid) begin
+      locked_reg <= !(m_axis_tready && m_axis_tlast);
       grant_reg <= sel;
-      last_grant_reg <= sel;
+      if (m_axis_tready) last_grant_reg <= sel;
     end
     if (rst) begin
       locked_reg <= 1'b0;

@@ -281,6 +281,19 @@ module toe_top
   assign tx_tuser[2] = 1'b0;
   assign stat_inc[CNT_HOST_TX_FRAMES] = s_host_tx_axis_tvalid && s_host_tx_axis_tready && s_host_tx_axis_tlast;
 
+  // Simulation-only AXI-Stream rule checks on the engine's outputs and internal merges.
+  toe_axis_protocol_check #(.DATA_W(DATA_W), .USER_W(IPT)) u_check_ip_tx (
+    .clk, .rst, .tdata(ipm_tdata), .tkeep(ipm_tkeep), .tvalid(ipm_tvalid), .tready(ipm_tready),
+    .tlast(ipm_tlast), .tuser(ipm_tuser));
+  toe_axis_protocol_check #(.DATA_W(DATA_W), .USER_W(1)) u_check_mac_tx (
+    .clk, .rst, .tdata(m_mac_tx_axis_tdata), .tkeep(m_mac_tx_axis_tkeep),
+    .tvalid(m_mac_tx_axis_tvalid), .tready(m_mac_tx_axis_tready), .tlast(m_mac_tx_axis_tlast),
+    .tuser(m_mac_tx_axis_tuser));
+  toe_axis_protocol_check #(.DATA_W(DATA_W), .USER_W(UDP_META_W)) u_check_udp_rx (
+    .clk, .rst, .tdata(m_udp_rx_axis_tdata), .tkeep(m_udp_rx_axis_tkeep),
+    .tvalid(m_udp_rx_axis_tvalid), .tready(m_udp_rx_axis_tready), .tlast(m_udp_rx_axis_tlast),
+    .tuser(m_udp_rx_axis_tuser));
+
   toe_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .USER_W(1)) u_eth_arb (
     .clk, .rst,
     .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),

@@ -34,7 +34,7 @@ def run(toplevel, test_module, parameters, test_dir, extra_sources=(), testcase=
         hdl_toplevel=toplevel,
         parameters=parameters,
         build_dir=build_dir,
-        build_args=["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2",
+        build_args=["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2", "--assert",
                     "-CFLAGS", "-O1", "--x-assign", "unique", "--x-initial", "unique"],
         waves=bool(os.environ.get("WAVES")),
     )

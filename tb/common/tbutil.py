@@ -63,6 +63,7 @@ class AxisSource:
 
     async def _run(self):
         beats = deque()
+        offered = False   # a beat is on the bus and has not been taken yet
         while True:
             await FallingEdge(self.clk)
             if not beats and self.queue:
@@ -73,7 +74,9 @@ class AxisSource:
                 chunks = [data[i:i + w] for i in range(0, len(data), w)] or [b""]
                 for i, c in enumerate(chunks):
                     beats.append((c, i == len(chunks) - 1, tuser))
-            if beats and not next(self.pause):
+            # A beat once offered stays offered until taken (AXI-Stream); pauses fall
+            # only between beats.
+            if beats and (offered or not next(self.pause)):
                 c, last, tuser = beats[0]
                 self.tdata.value = int.from_bytes(c.ljust(self.width, b"\0"), "little")
                 self.tkeep.value = (1 << len(c)) - 1
@@ -81,10 +84,12 @@ class AxisSource:
                 if self.tuser is not None:
                     self.tuser.value = tuser
                 self.tvalid.value = 1
+                offered = True
             else:
                 self.tvalid.value = 0
             await ReadOnly()
             if self.tvalid.value and self.tready.value:
+                offered = False
                 _, last, _ = beats.popleft()
                 if last:
                     self.queue.popleft()

@@ -41,4 +41,7 @@ module test_toe_axis_arb_mux #(
     .s_axis_tuser({s2_axis_tuser, s1_axis_tuser, s0_axis_tuser}),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
+  toe_axis_protocol_check #(.DATA_W(DATA_W), .USER_W(2)) u_check (
+    .clk, .rst, .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid),
+    .tready(m_axis_tready), .tlast(m_axis_tlast), .tuser(m_axis_tuser));
 endmodule
