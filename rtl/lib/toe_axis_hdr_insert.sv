@@ -40,6 +40,10 @@ module toe_axis_hdr_insert #(
   logic [W-1:0] prev_keep_reg;
   logic [USER_W-1:0] prev_user_reg;
 
+  // The header padded to whole beats, so the header-beat select is in range for any
+  // HDR_BYTES (also when it is shorter than a beat and no header beat is ever sent).
+  wire [8*W*(HB+1)-1:0] hdr_beats = (8*W*(HB+1))'(s_hdr);
+
   // The header's tail (R bytes) placed where the previous beat's spill would be.
   logic [DATA_W-1:0] hdr_tail;
   always_comb begin
@@ -68,7 +72,7 @@ module toe_axis_hdr_insert #(
     s_axis_tready = m_axis_tready;
     unique case (state_reg)
       ST_HDR: begin
-        m_axis_tdata  = s_hdr[8*W*hdr_beat_reg +: DATA_W];
+        m_axis_tdata  = hdr_beats[8*W*hdr_beat_reg +: DATA_W];
         m_axis_tkeep  = '1;
         // With no shared beat, an empty payload ends the frame on the last header beat.
         m_axis_tlast  = R == 0 && last_hdr_beat && empty_payload;
