@@ -17,7 +17,8 @@ module toe_arp
   parameter int unsigned DATA_W   = 64,
   parameter int unsigned ENTRIES  = 16,       // cache entries, power of two
   parameter int unsigned RETRY_US = 1000000,  // time between requests for one address
-  parameter int unsigned RETRIES  = 3         // requests sent before giving up
+  parameter int unsigned RETRIES  = 3,        // requests sent before giving up
+  parameter int unsigned AGE_UNIT_US = 1000000 // length of the ageing unit (cfg_timeout_s counts these)
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -51,13 +52,13 @@ module toe_arp
   output logic                stat_resolve_fails,
   output logic                stat_reply_drops   // request while a reply was still queued
 );
-  // ---- seconds clock for ageing ----
+  // ---- seconds clock for ageing (AGE_UNIT_US, one second unless a test shortens it) ----
   logic [19:0] us_reg;
   logic [15:0] now_s_reg;
   always_ff @(posedge clk) begin
     if (tick_us) begin
       us_reg <= us_reg + 1'b1;
-      if (us_reg == 20'd999_999) begin
+      if (us_reg == 20'(AGE_UNIT_US - 1)) begin
         us_reg <= '0;
         now_s_reg <= now_s_reg + 1'b1;
       end

@@ -22,6 +22,7 @@ module toe_top
   parameter int unsigned RX_FIFO_BYTES = 16384,    // MAC RX frame FIFO
   parameter int unsigned ARP_ENTRIES   = 16,       // ARP cache entries (power of two)
   parameter int unsigned ARP_RETRY_US  = 1000000,  // time between ARP requests for one address
+  parameter int unsigned ARP_AGE_UNIT_US = 1000000, // unit of ARP_TIMEOUT_S (tests shorten it)
   parameter int unsigned UDP_PORTS     = 8         // UDP listen table entries
 ) (
   input  logic                  clk,
@@ -153,7 +154,8 @@ module toe_top
   logic [31:0] arp_lookup_ip, arp_miss_ip;
   logic arp_lookup_hit, arp_miss;
   logic [47:0] arp_lookup_mac;
-  toe_arp #(.DATA_W(DATA_W), .ENTRIES(ARP_ENTRIES), .RETRY_US(ARP_RETRY_US)) u_arp (
+  toe_arp #(.DATA_W(DATA_W), .ENTRIES(ARP_ENTRIES), .RETRY_US(ARP_RETRY_US),
+            .AGE_UNIT_US(ARP_AGE_UNIT_US)) u_arp (
     .clk, .rst, .tick_us, .cfg_mac, .cfg_ip, .cfg_timeout_s(cfg_arp_timeout_s),
     .announce(ip_written),
     .s_axis_tdata(l3_tdata), .s_axis_tkeep(l3_tkeep), .s_axis_tvalid(arp_in_tvalid),

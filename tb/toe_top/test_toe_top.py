@@ -324,6 +324,30 @@ async def arp_resolution_and_rate_limit(dut):
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
+async def arp_entry_ages_out(dut):
+    """An ARP entry older than ARP_TIMEOUT_S units is a miss: the reply it would carry is
+    dropped (counted) and the neighbour is asked again."""
+    t = Top(dut)
+    await t.start()
+    if int(dut.HOST_EN.value):
+        return
+    await t.csr.write(REG["ARP_TIMEOUT_S"], 2)
+    await t.ping()                                   # entry fresh
+    unit = int(dut.ARP_AGE_UNIT_US.value)
+    dut.tick_us.value = 1
+    await t.tb.cycles(3 * unit)                      # older than 2 units
+    dut.tick_us.value = 0
+    before = await t.counters()
+    await t.send(t.echo_request())
+    again = await t.expect()
+    assert ARP in again and again[ARP].op == 1 and again[ARP].pdst == PEER_IP
+    await t.tb.cycles(100)
+    assert t.mac_tx.empty()
+    d = delta(before, await t.counters())
+    assert d.get("ipOutArpMisses") == 1 and d.get("icmpOutEchoReps", 0) == 1, d
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
 async def host_path(dut):
     """HOST_EN=1: frames of other EtherTypes reach the host port whole (bad ones marked),
     and host frames go out to the MAC."""
@@ -356,5 +380,5 @@ async def host_path(dut):
 def test_toe_top(data_w, host_en):
     tests = ["host_path"] if host_en else None
     runner.run("toe_top", "test_toe_top",
-               {"DATA_W": data_w, "HOST_EN": host_en, "ARP_RETRY_US": 50},
+               {"DATA_W": data_w, "HOST_EN": host_en, "ARP_RETRY_US": 50, "ARP_AGE_UNIT_US": 200},
                Path(__file__).parent, testcase=tests)
