@@ -14,7 +14,8 @@ SEQUENTIAL = re.compile(r"^(FD|RAMB|RAM\d|RAM[SD]|SRL|DSP|IBUF|OBUF|BUFG)")
 
 
 def lut_depth(netlist_path):
-    mod = next(iter(json.loads(Path(netlist_path).read_text())["modules"].values()))
+    modules = json.loads(Path(netlist_path).read_text())["modules"]
+    mod = next(m for m in modules.values() if int(m.get("attributes", {}).get("top", "0"), 2))
     driver, comb = {}, {}
     for name, cell in mod["cells"].items():
         dirs = cell.get("port_directions", {})

@@ -9,7 +9,8 @@
 // protocols (ipInUnknownProtos until a TCP engine is attached). A frame shorter than its
 // total length is forwarded marked bad and counted (ipInTruncatedPkts), so the
 // consumer's frame FIFO drops it. A frame shorter than its header counts as a header error.
-// Timing: combinational header checks; one register stage (toe_axis_trim).
+// Timing: two register stages (after the header split, and toe_axis_trim); the header
+// checks sit between them.
 module toe_ipv4_rx
   import toe_pkg::*;
 #(
@@ -43,10 +44,10 @@ module toe_ipv4_rx
 );
   localparam int unsigned MAXB = IPV4_MAX_HDR_BYTES;
 
-  logic [DATA_W-1:0] pl_tdata;
-  logic [DATA_W/8-1:0] pl_tkeep;
-  logic pl_tvalid, pl_tready, pl_tlast, pl_tuser, short_frame;
-  logic [8*MAXB-1:0] hdr_bytes;
+  logic [DATA_W-1:0] ex_tdata, pl_tdata;
+  logic [DATA_W/8-1:0] ex_tkeep, pl_tkeep;
+  logic ex_tvalid, ex_tready, ex_tlast, ex_tuser, pl_tvalid, pl_tready, pl_tlast, pl_tuser, short_frame;
+  logic [8*MAXB-1:0] ex_hdr, hdr_bytes;
 
   // Header length from the IHL nibble of byte 0 (at least 20, so a bad IHL still parses).
   wire [3:0] ihl_in = s_axis_tdata[3:0];
@@ -56,9 +57,18 @@ module toe_ipv4_rx
     .clk, .rst,
     .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
     .s_hdr_len(hdr_len),
+    .m_axis_tdata(ex_tdata), .m_axis_tkeep(ex_tkeep), .m_axis_tvalid(ex_tvalid),
+    .m_axis_tready(ex_tready), .m_axis_tlast(ex_tlast), .m_axis_tuser(ex_tuser),
+    .m_hdr(ex_hdr), .short_frame
+  );
+
+  // Register the realigned stream and its header: the checks below start from flops.
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(8 * MAXB + 1)) u_hdr_reg (
+    .clk, .rst,
+    .s_axis_tdata(ex_tdata), .s_axis_tkeep(ex_tkeep), .s_axis_tvalid(ex_tvalid),
+    .s_axis_tready(ex_tready), .s_axis_tlast(ex_tlast), .s_axis_tuser({ex_hdr, ex_tuser}),
     .m_axis_tdata(pl_tdata), .m_axis_tkeep(pl_tkeep), .m_axis_tvalid(pl_tvalid),
-    .m_axis_tready(pl_tready), .m_axis_tlast(pl_tlast), .m_axis_tuser(pl_tuser),
-    .m_hdr(hdr_bytes), .short_frame
+    .m_axis_tready(pl_tready), .m_axis_tlast(pl_tlast), .m_axis_tuser({hdr_bytes, pl_tuser})
   );
 
   ipv4_hdr_t h;

@@ -130,13 +130,16 @@ module toe_top
   logic [W-1:0] l3_tkeep;
   logic l3_tlast, l3_tuser, ip_in_tvalid, ip_in_tready, arp_in_tvalid, arp_in_tready;
   logic host_rx_tvalid;
+  logic [DATA_W-1:0] eth_tdata;
+  logic [W-1:0] eth_tkeep;
+  logic eth_tlast, eth_tuser, eth_ip_tvalid, eth_ip_tready, eth_arp_tvalid, eth_arp_tready;
   toe_eth_rx #(.DATA_W(DATA_W), .HOST_EN(HOST_EN)) u_eth_rx (
     .clk, .rst, .cfg_mac,
     .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
     .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
-    .m_axis_tdata(l3_tdata), .m_axis_tkeep(l3_tkeep), .m_axis_tlast(l3_tlast), .m_axis_tuser(l3_tuser),
-    .m_ip_axis_tvalid(ip_in_tvalid), .m_ip_axis_tready(ip_in_tready),
-    .m_arp_axis_tvalid(arp_in_tvalid), .m_arp_axis_tready(arp_in_tready),
+    .m_axis_tdata(eth_tdata), .m_axis_tkeep(eth_tkeep), .m_axis_tlast(eth_tlast), .m_axis_tuser(eth_tuser),
+    .m_ip_axis_tvalid(eth_ip_tvalid), .m_ip_axis_tready(eth_ip_tready),
+    .m_arp_axis_tvalid(eth_arp_tvalid), .m_arp_axis_tready(eth_arp_tready),
     .m_host_axis_tdata(m_host_rx_axis_tdata), .m_host_axis_tkeep(m_host_rx_axis_tkeep),
     .m_host_axis_tvalid(host_rx_tvalid), .m_host_axis_tready(m_host_rx_axis_tready || !HOST_EN),
     .m_host_axis_tlast(m_host_rx_axis_tlast), .m_host_axis_tuser(m_host_rx_axis_tuser),
@@ -145,6 +148,22 @@ module toe_top
     .stat_type_drops(stat_inc[CNT_ETH_IN_TYPE_DROPS])
   );
   assign m_host_rx_axis_tvalid = host_rx_tvalid && HOST_EN;
+
+  // Register slice between Ethernet RX and the layer above (ARP and IPv4 share it: the
+  // payload stream is one stream, the destination rides on tuser).
+  logic l3_is_arp, l3_tvalid, l3_tready, l3_in_ready;
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(2)) u_l3_reg (
+    .clk, .rst,
+    .s_axis_tdata(eth_tdata), .s_axis_tkeep(eth_tkeep), .s_axis_tvalid(eth_ip_tvalid || eth_arp_tvalid),
+    .s_axis_tready(l3_in_ready), .s_axis_tlast(eth_tlast), .s_axis_tuser({eth_arp_tvalid, eth_tuser}),
+    .m_axis_tdata(l3_tdata), .m_axis_tkeep(l3_tkeep), .m_axis_tvalid(l3_tvalid),
+    .m_axis_tready(l3_tready), .m_axis_tlast(l3_tlast), .m_axis_tuser({l3_is_arp, l3_tuser})
+  );
+  assign eth_ip_tready = l3_in_ready;
+  assign eth_arp_tready = l3_in_ready;
+  assign ip_in_tvalid = l3_tvalid && !l3_is_arp;
+  assign arp_in_tvalid = l3_tvalid && l3_is_arp;
+  assign l3_tready = l3_is_arp ? arp_in_tready : ip_in_tready;
   assign stat_inc[CNT_HOST_RX_FRAMES] = m_host_rx_axis_tvalid && m_host_rx_axis_tready && m_host_rx_axis_tlast;
 
   // ---------------- ARP ----------------
