@@ -6,7 +6,7 @@
 // a received packet whose checksum field is included verifies when the sum is 16'hFFFF.
 // Timing: `sum_last` is combinational and valid in the cycle of the last beat (so a
 // verdict can ride on that beat's tuser); `sum_reg`/`sum_valid` repeat it one cycle later.
-// One beat per cycle at any width (adder tree of DATA_W/16 words).
+// One beat per cycle at any width (balanced adder tree of DATA_W/16 words).
 module toe_axis_csum #(
   parameter int unsigned DATA_W = 64   // tdata width, multiple of 16
 ) (
@@ -32,15 +32,17 @@ module toe_axis_csum #(
   wire [15:0] start_now = first_reg ? start : start_reg;
   wire [15:0] pos = first_reg ? 16'd0 : pos_reg;
 
-  logic [31:0] beat_sum;
+  // The beat's big-endian words, bytes outside tkeep or before `start` zeroed.
+  logic [DATA_W-1:0] words;
   always_comb begin
-    beat_sum = '0;
     for (int i = 0; i < W; i++) begin
       logic [7:0] b;
       b = (tkeep[i] && (pos + 16'(i)) >= start_now) ? tdata[8*i +: 8] : 8'd0;
-      beat_sum += (i % 2 == 0) ? {16'd0, b, 8'd0} : {24'd0, b};
+      words[8*(i ^ 1) +: 8] = b;   // byte 2k is the high byte of word k
     end
   end
+  logic [31:0] beat_sum;
+  toe_sum_tree #(.N(DATA_W / 16), .IN_W(16), .OUT_W(32)) u_tree (.terms(words), .sum(beat_sum));
   wire [31:0] acc_now = (first_reg ? seed : acc_reg) + beat_sum;
   // Fold twice: the 32-bit carry-save total may carry once more after the first fold.
   assign sum_last = csum_fold16(acc_now);

@@ -76,12 +76,12 @@ module toe_ipv4_rx
   wire [5:0] hl = {h.ihl, 2'b00};
 
   // Header checksum over IHL*4 bytes: sum of the 16-bit words must fold to FFFF.
-  logic [31:0] hsum;
-  always_comb begin
-    hsum = '0;
+  logic [8*MAXB-1:0] hwords;
+  always_comb
     for (int w = 0; w < MAXB / 2; w++)
-      if (w < 2 * int'(h.ihl)) hsum += {16'd0, hdr_bytes[16*w +: 8], hdr_bytes[16*w+8 +: 8]};
-  end
+      hwords[16*w +: 16] = w < 2 * int'(h.ihl) ? {hdr_bytes[16*w +: 8], hdr_bytes[16*w+8 +: 8]} : 16'd0;
+  logic [31:0] hsum;
+  toe_sum_tree #(.N(MAXB / 2), .IN_W(16), .OUT_W(32)) u_hsum (.terms(hwords), .sum(hsum));
 
   wire bcast = h.dst_ip == 32'hFFFF_FFFF || h.dst_ip == (cfg_ip | ~cfg_netmask);
   wire hdr_error  = h.version != 4'd4 || h.ihl < 4'd5 || csum_fold(hsum) != 16'hFFFF ||
@@ -104,7 +104,7 @@ module toe_ipv4_rx
     .clk, .rst,
     .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
     .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({drop, is_udp, meta, pl_tuser}),
-    .s_len(drop ? 16'd0 : meta.length),
+    .s_len(meta.length),   // not gated by `drop`: the demux discards dropped frames
     .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
     .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
     .short_frame(tr_short)
@@ -131,7 +131,7 @@ module toe_ipv4_rx
     stat_reasm_reqds       <= head && !hdr_error && !addr_error && fragment;
     stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && !(is_icmp || is_udp);
     stat_in_delivers       <= head && !drop;
-    stat_in_truncated      <= tr_short;   // dropped frames are trimmed to 0 and never short
+    stat_in_truncated      <= tr_short && !tr_tuser[IP_RX_META_W+2];   // same beat as tr_short
     if (pl_tvalid && pl_tready) first_reg <= pl_tlast;
     if (rst) begin
       first_reg <= 1'b1;
