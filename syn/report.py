@@ -14,18 +14,25 @@ SEQUENTIAL = re.compile(r"^(FD|RAMB|RAM\d|RAM[SD]|SRL|DSP|IBUF|OBUF|BUFG)")
 
 
 def lut_depth(netlist_path):
+    """Deepest path in LUT levels, with the registers (or ports) it starts and ends at."""
     modules = json.loads(Path(netlist_path).read_text())["modules"]
     mod = next(m for m in modules.values() if int(m.get("attributes", {}).get("top", "0"), 2))
-    driver, comb = {}, {}
+    name_of = {}
+    for net, info in mod["netnames"].items():
+        for b in info["bits"]:
+            if isinstance(b, int) and (b not in name_of or name_of[b].startswith("$")):
+                name_of[b] = net
+    driver, typ, ins_of, outs_of, sinks = {}, {}, {}, {}, {}
     for name, cell in mod["cells"].items():
         dirs = cell.get("port_directions", {})
-        outs = [b for p, bits in cell["connections"].items() if dirs.get(p) == "output" for b in bits]
-        ins = [b for p, bits in cell["connections"].items() if dirs.get(p) == "input" for b in bits]
-        for b in outs:
-            if isinstance(b, int):
-                driver[b] = name
-        if not SEQUENTIAL.match(cell["type"]):
-            comb[name] = (cell["type"], [b for b in ins if isinstance(b, int)])
+        bits = lambda d: [b for p, bs in cell["connections"].items() if dirs.get(p) == d
+                          for b in bs if isinstance(b, int)]
+        typ[name], ins_of[name], outs_of[name] = cell["type"], bits("input"), bits("output")
+        for b in outs_of[name]:
+            driver[b] = name
+        for b in ins_of[name]:
+            sinks.setdefault(b, []).append(name)
+    comb = {n for n, t in typ.items() if not SEQUENTIAL.match(t)}
     level, via = {}, {}
     for start in comb:
         stack = [(start, False)]
@@ -33,21 +40,25 @@ def lut_depth(netlist_path):
             name, ready = stack.pop()
             if name in level:
                 continue
-            typ, ins = comb[name]
-            preds = {driver[b] for b in ins if b in driver and driver[b] in comb}
+            preds = {driver[b] for b in ins_of[name] if driver.get(b) in comb}
             if not ready:
                 stack.append((name, True))
                 stack += [(p, False) for p in preds if p not in level]
                 continue
             best = max(preds, key=lambda p: level[p], default=None)
-            level[name] = (level[best] if best else 0) + (1 if typ.startswith("LUT") else 0)
+            level[name] = (level[best] if best else 0) + (1 if typ[name].startswith("LUT") else 0)
             via[name] = best
     end = max(level, key=level.get)
-    path, n = [], end
-    while n:
-        path.append(comb[n][0])
-        n = via[n]
-    return level[end], dict(Counter(path))
+    first, cells = end, []
+    while first:
+        cells.append(typ[first])
+        if not via[first]:
+            break
+        first = via[first]
+    starts = sorted({name_of.get(b, "?") for b in ins_of[first] if b in driver})[:3]
+    ends = sorted({name_of.get(o, "?") for b in outs_of[end] for s in sinks.get(b, [])
+                   if SEQUENTIAL.match(typ[s]) for o in outs_of[s]})[:3]
+    return level[end], dict(Counter(cells)), starts, ends
 
 
 def main():
@@ -58,11 +69,12 @@ def main():
         cells = {m.group(2): int(m.group(1))
                  for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
         count = lambda pat: sum(v for k, v in cells.items() if re.fullmatch(pat, k))
-        depth, path_cells = lut_depth(out_dir / f"netlist-{w}.json")
+        depth, path_cells, starts, ends = lut_depth(out_dir / f"netlist-{w}.json")
         report[f"DATA_W={w}"] = {
             "LUT": count(r"LUT\d"), "FF": count(r"FD[RSCP]E?"), "BRAM36_or_18": count(r"RAMB\w+"),
             "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
-            "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells}
+            "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
+            "deepest_path_from": starts, "deepest_path_to": ends}
     (out_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
 

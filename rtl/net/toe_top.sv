@@ -266,10 +266,22 @@ module toe_top
   logic [W-1:0] ipm_tkeep;
   logic ipm_tvalid, ipm_tready, ipm_tlast;
   logic [IPT-1:0] ipm_tuser;
+  logic [DATA_W-1:0] arb_tdata;
+  logic [W-1:0] arb_tkeep;
+  logic arb_tvalid, arb_tready, arb_tlast;
+  logic [IPT-1:0] arb_tuser;
   toe_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .USER_W(IPT)) u_ip_arb (
     .clk, .rst,
     .s_axis_tdata(ipt_tdata), .s_axis_tkeep(ipt_tkeep), .s_axis_tvalid(ipt_tvalid),
     .s_axis_tready(ipt_tready), .s_axis_tlast(ipt_tlast), .s_axis_tuser(ipt_tuser),
+    .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
+    .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser)
+  );
+  // Register slice: cuts the ready chain from the MAC back into the IP sources.
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IPT)) u_ip_tx_reg (
+    .clk, .rst,
+    .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
+    .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
     .m_axis_tdata(ipm_tdata), .m_axis_tkeep(ipm_tkeep), .m_axis_tvalid(ipm_tvalid),
     .m_axis_tready(ipm_tready), .m_axis_tlast(ipm_tlast), .m_axis_tuser(ipm_tuser)
   );
@@ -315,10 +327,21 @@ module toe_top
     .tvalid(m_udp_rx_axis_tvalid), .tready(m_udp_rx_axis_tready), .tlast(m_udp_rx_axis_tlast),
     .tuser(m_udp_rx_axis_tuser));
 
+  logic [DATA_W-1:0] mac_tdata;
+  logic [W-1:0] mac_tkeep;
+  logic mac_tvalid, mac_tready, mac_tlast, mac_tuser;
   toe_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .USER_W(1)) u_eth_arb (
     .clk, .rst,
     .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
     .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
+    .m_axis_tdata(mac_tdata), .m_axis_tkeep(mac_tkeep), .m_axis_tvalid(mac_tvalid),
+    .m_axis_tready(mac_tready), .m_axis_tlast(mac_tlast), .m_axis_tuser(mac_tuser)
+  );
+  // Registered MAC TX port: no combinational path from the MAC's tready into the engine.
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(1)) u_mac_tx_reg (
+    .clk, .rst,
+    .s_axis_tdata(mac_tdata), .s_axis_tkeep(mac_tkeep), .s_axis_tvalid(mac_tvalid),
+    .s_axis_tready(mac_tready), .s_axis_tlast(mac_tlast), .s_axis_tuser(mac_tuser),
     .m_axis_tdata(m_mac_tx_axis_tdata), .m_axis_tkeep(m_mac_tx_axis_tkeep),
     .m_axis_tvalid(m_mac_tx_axis_tvalid), .m_axis_tready(m_mac_tx_axis_tready),
     .m_axis_tlast(m_mac_tx_axis_tlast), .m_axis_tuser(m_mac_tx_axis_tuser)

@@ -83,12 +83,12 @@ module toe_udp_tx
   );
 
   wire [15:0] udp_len = side_meta.length + 16'd8;
-  wire [31:0] total = {16'd0, side_sum} +
-                      {16'd0, cfg_ip[31:16]} + {16'd0, cfg_ip[15:0]} +
-                      {16'd0, side_meta.remote_ip[31:16]} + {16'd0, side_meta.remote_ip[15:0]} +
-                      32'(IP_PROTO_UDP) + {16'd0, udp_len} +
-                      {16'd0, side_meta.local_port} + {16'd0, side_meta.remote_port} +
-                      {16'd0, udp_len};
+  logic [31:0] total;   // payload sum + pseudo-header + header
+  toe_sum_tree #(.N(10), .IN_W(16), .OUT_W(32)) u_total (
+    .terms({side_sum, cfg_ip[31:16], cfg_ip[15:0], side_meta.remote_ip[31:16],
+            side_meta.remote_ip[15:0], 16'(IP_PROTO_UDP), udp_len, side_meta.local_port,
+            side_meta.remote_port, udp_len}),
+    .sum(total));
   wire [15:0] csum_raw = ~csum_fold(total);
   wire [15:0] csum = csum_raw == 16'd0 ? 16'hFFFF : csum_raw;   // 0 means "none"
   udp_hdr_t uh;
