@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Test wrapper: a frame's first byte chooses its output (0..2; 3 and up are out of
-// range and dropped) and bit 7 of it asks for a drop; two flat outputs m0_, m1_, m2_.
+// range and dropped) and bit 7 of it asks for a drop; three flat outputs m0_, m1_, m2_.
 module test_toe_axis_demux #(
   parameter int unsigned DATA_W = 64
 ) (
