@@ -44,14 +44,7 @@ module toe_axis_csum #(
   logic [31:0] beat_sum;
   toe_sum_tree #(.N(DATA_W / 16), .IN_W(16), .OUT_W(32)) u_tree (.terms(words), .sum(beat_sum));
   wire [31:0] acc_now = (first_reg ? seed : acc_reg) + beat_sum;
-  // Fold twice: the 32-bit carry-save total may carry once more after the first fold.
-  assign sum_last = csum_fold16(acc_now);
-
-  function automatic logic [15:0] csum_fold16(input logic [31:0] s);
-    logic [16:0] t;
-    t = {1'b0, s[15:0]} + {1'b0, s[31:16]};
-    return t[15:0] + {15'd0, t[16]};
-  endfunction
+  assign sum_last = toe_pkg::csum_fold(acc_now);
 
   always_ff @(posedge clk) begin
     sum_valid <= 1'b0;

@@ -32,11 +32,14 @@ module toe_icmp_unreach
   logic [15:0]   since_us_reg;     // microseconds since the last message (saturating)
 
   wire [31:0] dst_ip = ipv4_unpack(quote_reg[159:0]).src_ip;
-  logic [31:0] s;
+  // Sum: type 3 / code 3 word plus the quoted 28 bytes (the unused word adds nothing).
+  logic [239:0] words;
   always_comb begin
-    s = 32'h0303;                  // type 3, code 3; the unused word adds nothing
-    for (int w = 0; w < 14; w++) s += {16'd0, quote_reg[16*w +: 8], quote_reg[16*w+8 +: 8]};
+    words[239:224] = 16'h0303;
+    for (int w = 0; w < 14; w++) words[16*w +: 16] = {quote_reg[16*w +: 8], quote_reg[16*w+8 +: 8]};
   end
+  logic [31:0] s;
+  toe_sum_tree #(.N(15), .IN_W(16), .OUT_W(32)) u_sum (.terms(words), .sum(s));
   wire [15:0] csum = ~csum_fold(s);
   wire [63:0] icmp_hdr = {32'd0, csum[7:0], csum[15:8], 8'd3, 8'd3};   // stream byte order
 

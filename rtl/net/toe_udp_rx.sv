@@ -131,11 +131,11 @@ module toe_udp_rx
   assign tm = tr_tuser[IP_RX_META_W:1];
   assign tiph = ipv4_unpack(tm.raw_hdr);
   wire t_open = tr_tuser[IP_RX_META_W+1];
-  wire [31:0] seed = {16'd0, tiph.src_ip[31:16]} + {16'd0, tiph.src_ip[15:0]} +
-                     {16'd0, tiph.dst_ip[31:16]} + {16'd0, tiph.dst_ip[15:0]} +
-                     32'(IP_PROTO_UDP) + {16'd0, th.length} +
-                     {16'd0, th.src_port} + {16'd0, th.dst_port} + {16'd0, th.length} +
-                     {16'd0, th.checksum};
+  logic [31:0] seed;   // pseudo-header + UDP header (checksum field included)
+  toe_sum_tree #(.N(10), .IN_W(16), .OUT_W(32)) u_seed (
+    .terms({tiph.src_ip[31:16], tiph.src_ip[15:0], tiph.dst_ip[31:16], tiph.dst_ip[15:0],
+            16'(IP_PROTO_UDP), th.length, th.src_port, th.dst_port, th.length, th.checksum}),
+    .sum(seed));
   logic [15:0] sum;
   wire t_take = tr_tvalid && tr_tready;
   toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
