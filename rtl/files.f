@@ -1,4 +1,5 @@
 rtl/toe_pkg.sv
+rtl/tcp/toe_tcp_pkg.sv
 rtl/lib/toe_skid_buffer.sv
 rtl/lib/toe_axis_register.sv
 rtl/lib/toe_fifo.sv
@@ -24,5 +25,14 @@ rtl/net/toe_icmp_unreach.sv
 rtl/net/toe_udp_rx.sv
 rtl/net/toe_udp_tx.sv
 rtl/net/toe_ip_tx.sv
+rtl/tcp/toe_tcp_rx_parse.sv
+rtl/tcp/toe_tcp_session_table.sv
+rtl/tcp/toe_tcp_ring_writer.sv
+rtl/tcp/toe_tcp_ring_reader.sv
+rtl/tcp/toe_tcp_mem_arb.sv
+rtl/tcp/toe_tcp_tx_engine.sv
+rtl/tcp/toe_tcp_core.sv
+rtl/tcp/toe_tcp.sv
 rtl/net/toe_top.sv
 rtl/app/toe_app_udp_echo.sv
+rtl/app/toe_app_tcp_services.sv

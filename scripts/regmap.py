@@ -5,7 +5,7 @@ generated file is out of date (the test suite runs it).
 
 Configuration registers are read/write; counters are read-only 32-bit, wrapping, and
 cleared by writing any value to them. Counter names follow IP-MIB (RFC 4293), UDP-MIB
-(RFC 4113) and ICMP-MIB (RFC 4293 icmpMsgStats); names without a MIB are drop counters.
+(RFC 4113), ICMP-MIB (RFC 4293 icmpMsgStats) and TCP-MIB (RFC 4022); names without a MIB are drop counters.
 """
 import sys
 from pathlib import Path
@@ -23,6 +23,22 @@ CONFIG = [
     ("CTRL",         0x018, 0x00000001, "bit 0: answer ICMP echo requests"),
     ("ARP_TIMEOUT_S", 0x01C, 60,        "ARP cache entry lifetime in seconds (bits 15:0)"),
     ("ICMP_UNREACH_INTERVAL_US", 0x020, 1000, "Minimum time between ICMP port-unreachable messages, microseconds (bits 15:0)"),
+    ("TCP_MSS",          0x024, 1460,     "TCP MSS we announce, and the largest segment we send (bits 15:0; at most 1460)"),
+    ("TCP_RTO_INIT_US",  0x028, 1000000,  "Initial retransmission timeout, microseconds (RFC 6298: 1 s)"),
+    ("TCP_RTO_MIN_US",   0x02C, 200000,   "Lower bound of the retransmission timeout, microseconds"),
+    ("TCP_RTO_MAX_US",   0x030, 60000000, "Upper bound of the retransmission timeout (and of its backoff), microseconds"),
+    ("TCP_MAX_RETRIES",  0x034, 8,        "Retransmissions of one segment before the connection is aborted (bits 3:0)"),
+    ("TCP_DELACK_US",    0x038, 200,      "Delayed-ACK timeout, microseconds (every second full segment is acknowledged at once)"),
+    ("TCP_TIME_WAIT_US", 0x03C, 60000000, "TIME-WAIT duration (2*MSL), microseconds"),
+    ("TCP_ISN_KEY",      0x040, 0x5EED0001, "Secret key of the RFC 6528 ISN hash: write a random value at start-up"),
+    ("MEM_BASE_LO",      0x044, 0x00000000, "Base address of the TCP ring memory, bits 31:0 (4 KB aligned)"),
+    ("MEM_BASE_HI",      0x048, 0x00000000, "Base address of the TCP ring memory, bits 47:32 (bits 15:0)"),
+]
+
+# Read-only gauges: name, offset, description
+STATUS = [
+    ("TCP_CURR_ESTAB",      0x080, "tcpCurrEstab: connections in ESTABLISHED or CLOSE-WAIT"),
+    ("TCP_SESSIONS_IN_USE", 0x084, "Session ids allocated (any state, including TIME-WAIT and closing)"),
 ]
 
 COUNTER_BASE = 0x100
@@ -46,8 +62,8 @@ COUNTERS = [
     ("ipInAddrErrors",       "Not addressed to us or a broadcast; dropped"),
     ("ipInTruncatedPkts",    "Shorter than their total length; dropped"),
     ("ipReasmReqds",         "Fragments received; dropped (no reassembly)"),
-    ("ipInUnknownProtos",    "Protocols other than ICMP and UDP (TCP until the TCP engine); dropped"),
-    ("ipInDelivers",         "Packets passed to ICMP or UDP"),
+    ("ipInUnknownProtos",    "Protocols other than ICMP, UDP and TCP; dropped"),
+    ("ipInDelivers",         "Packets passed to ICMP, UDP or TCP"),
     ("ipOutRequests",        "Packets handed to IPv4 TX"),
     ("ipOutArpMisses",       "Packets dropped because the next hop's MAC was not known"),
     ("icmpInMsgs",           "ICMP messages received"),
@@ -65,6 +81,23 @@ COUNTERS = [
     ("udpOutErrors",         "Datagrams from the application with a wrong length or too long; dropped"),
     ("hostRxFrames",         "Frames passed to the host path"),
     ("hostTxFrames",         "Frames sent from the host path"),
+    ("tcpActiveOpens",       "Active opens (SYN sent for an app open request)"),
+    ("tcpPassiveOpens",      "Passive opens (SYN to a listened port accepted)"),
+    ("tcpAttemptFails",      "Connections that went to CLOSED from SYN-SENT or SYN-RCVD"),
+    ("tcpEstabResets",       "Connections reset or aborted from ESTABLISHED or CLOSE-WAIT"),
+    ("tcpInSegs",            "Segments received, including those in error"),
+    ("tcpOutSegs",           "Segments sent, including retransmissions and RSTs"),
+    ("tcpRetransSegs",       "Segments retransmitted after a timeout"),
+    ("tcpInErrs",            "Bad checksum, too short, bad data offset or malformed options; dropped"),
+    ("tcpOutRsts",           "Segments sent with RST"),
+    ("tcpInWindowDrops",     "Unacceptable segments (outside the window, out of order, acking unsent data); answered with an ACK"),
+    ("tcpChallengeAcks",     "RFC 5961 challenge ACKs (in-window RST not at RCV.NXT, SYN in a synchronized state)"),
+    ("tcpInBadFlags",        "SYN with FIN, or no ACK in a synchronized state; dropped"),
+    ("tcpInOverflows",       "Segments dropped because the TCP checksum FIFO was full"),
+    ("tcpAllocFails",        "SYNs and opens refused: no free session id, or a full hash row"),
+    ("tcpAppErrors",         "App requests refused: reads beyond the data, requests for closed sessions"),
+    ("tcpAppLenErrors",      "tx_data frames whose length differed from their accepted tx_req"),
+    ("memErrors",            "AXI4 memory responses that were not OKAY"),
 ]
 
 
@@ -89,6 +122,8 @@ def gen_sv():
     for name, off, reset, _ in CONFIG:
         lines.append(f"  localparam logic [11:0] REG_{name} = 12'h{off:03X};")
         lines.append(f"  localparam logic [31:0] RST_{name} = 32'h{reset:08X};")
+    for name, off, _ in STATUS:
+        lines.append(f"  localparam logic [11:0] REG_{name} = 12'h{off:03X};")
     for i, (name, _) in enumerate(COUNTERS):
         lines.append(f"  localparam int unsigned CNT_{snake_upper(name)} = {i};")
     lines.append("endpackage")
@@ -110,6 +145,9 @@ def gen_md():
     ]
     for name, off, reset, desc in CONFIG:
         lines.append(f"| 0x{off:03X} | {name} | 0x{reset:08X} | {desc} |")
+    lines += ["", "## Status (read-only)", "", "| offset | name | description |", "|---|---|---|"]
+    for name, off, desc in STATUS:
+        lines.append(f"| 0x{off:03X} | {name} | {desc} |")
     lines += ["", "## Counters", "", "| offset | name | description |", "|---|---|---|"]
     for i, (name, desc) in enumerate(COUNTERS):
         lines.append(f"| 0x{COUNTER_BASE + 4 * i:03X} | {name} | {desc} |")
@@ -124,6 +162,8 @@ def gen_cpp():
         "namespace toe_csr {",
     ]
     for name, off, _, _ in CONFIG:
+        lines.append(f"constexpr uint32_t REG_{name} = 0x{off:03X};")
+    for name, off, _ in STATUS:
         lines.append(f"constexpr uint32_t REG_{name} = 0x{off:03X};")
     lines.append(f"constexpr uint32_t COUNTER_BASE = 0x{COUNTER_BASE:03X};")
     lines.append("constexpr const char* COUNTER_NAMES[] = {")

@@ -11,6 +11,18 @@ constexpr uint32_t REG_IPV4_GATEWAY = 0x014;
 constexpr uint32_t REG_CTRL = 0x018;
 constexpr uint32_t REG_ARP_TIMEOUT_S = 0x01C;
 constexpr uint32_t REG_ICMP_UNREACH_INTERVAL_US = 0x020;
+constexpr uint32_t REG_TCP_MSS = 0x024;
+constexpr uint32_t REG_TCP_RTO_INIT_US = 0x028;
+constexpr uint32_t REG_TCP_RTO_MIN_US = 0x02C;
+constexpr uint32_t REG_TCP_RTO_MAX_US = 0x030;
+constexpr uint32_t REG_TCP_MAX_RETRIES = 0x034;
+constexpr uint32_t REG_TCP_DELACK_US = 0x038;
+constexpr uint32_t REG_TCP_TIME_WAIT_US = 0x03C;
+constexpr uint32_t REG_TCP_ISN_KEY = 0x040;
+constexpr uint32_t REG_MEM_BASE_LO = 0x044;
+constexpr uint32_t REG_MEM_BASE_HI = 0x048;
+constexpr uint32_t REG_TCP_CURR_ESTAB = 0x080;
+constexpr uint32_t REG_TCP_SESSIONS_IN_USE = 0x084;
 constexpr uint32_t COUNTER_BASE = 0x100;
 constexpr const char* COUNTER_NAMES[] = {
     "ethInFrames",
@@ -50,6 +62,23 @@ constexpr const char* COUNTER_NAMES[] = {
     "udpOutErrors",
     "hostRxFrames",
     "hostTxFrames",
+    "tcpActiveOpens",
+    "tcpPassiveOpens",
+    "tcpAttemptFails",
+    "tcpEstabResets",
+    "tcpInSegs",
+    "tcpOutSegs",
+    "tcpRetransSegs",
+    "tcpInErrs",
+    "tcpOutRsts",
+    "tcpInWindowDrops",
+    "tcpChallengeAcks",
+    "tcpInBadFlags",
+    "tcpInOverflows",
+    "tcpAllocFails",
+    "tcpAppErrors",
+    "tcpAppLenErrors",
+    "memErrors",
 };
-constexpr unsigned N_COUNTERS = 37;
+constexpr unsigned N_COUNTERS = 54;
 }  // namespace toe_csr

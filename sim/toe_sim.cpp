@@ -233,6 +233,8 @@ int main(int argc, char** argv) {
         uint32_t v = sim.csr_read(COUNTER_BASE + 4 * i);
         if (v) std::printf("  %-22s %u\n", COUNTER_NAMES[i], v);
     }
+    std::printf("  %-22s %u\n", "tcpCurrEstab", sim.csr_read(REG_TCP_CURR_ESTAB));
+    std::printf("  %-22s %u\n", "tcpSessionsInUse", sim.csr_read(REG_TCP_SESSIONS_IN_USE));
     close(tap);
     return 0;
 }

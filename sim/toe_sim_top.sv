@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_sim_top: what toe-sim simulates: toe_top with the built-in applications (UDP echo
-// on port 7). MAC, CSR and time ports are flat for the C++ harness.
+// on port 7; TCP echo on port 7 and discard/iperf sink on port 5001) and the behavioural
+// memory behind the TCP rings (MEM_LATENCY cycles per read: 100 ns at 156.25 MHz for
+// 64 bits, at 322 MHz for 512 bits). MAC, CSR and time ports are flat for the C++ harness.
 module toe_sim_top
   import toe_pkg::*;
+  import toe_tcp_pkg::*;
 #(
-  parameter int unsigned DATA_W = 64
+  parameter int unsigned DATA_W = 64,
+  parameter int unsigned MAX_SESSIONS = 1024,
+  parameter int unsigned RING_BYTES = 65536,
+  parameter int unsigned MEM_LATENCY = DATA_W > 64 ? 32 : 16
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -38,7 +44,9 @@ module toe_sim_top
   output logic [1:0]          s_axil_rresp,
   output logic                s_axil_rvalid,
   input  logic                s_axil_rready,
-  output logic                udp_echo_listening
+  output logic                udp_echo_listening,
+  output logic                tcp_listening,
+  output logic [63:0]         tcp_discard_bytes
 );
   logic [DATA_W-1:0] urx_tdata, utx_tdata;
   logic [DATA_W/8-1:0] urx_tkeep, utx_tkeep;
@@ -48,7 +56,33 @@ module toe_sim_top
   udp_listen_req_t lreq;
   udp_listen_rsp_t lrsp;
 
-  toe_top #(.DATA_W(DATA_W)) u_toe (
+  localparam int unsigned AW = 40;
+  localparam int unsigned IW = 2;
+  logic [IW-1:0] awid, bid, arid, rid;
+  logic [AW-1:0] awaddr, araddr;
+  logic [7:0] awlen, arlen;
+  logic [2:0] awsize, arsize;
+  logic [1:0] awburst, arburst, bresp, rresp;
+  logic awvalid, awready, wlast, wvalid, wready, bvalid, bready, arvalid, arready, rlast, rvalid, rready;
+  logic [DATA_W-1:0] wdata, rdata;
+  logic [DATA_W/8-1:0] wstrb;
+  logic tl_req_valid, tl_req_ready, tl_rsp_valid, tl_rsp_ready, notif_valid, notif_ready,
+        close_valid, close_ready, rd_valid, rd_ready, meta_valid, meta_ready, txq_valid, txq_ready,
+        txr_valid, txr_ready;
+  tcp_listen_req_t tl_req;
+  tcp_listen_rsp_t tl_rsp;
+  tcp_notif_t notif;
+  tcp_close_req_t close_req;
+  tcp_rd_req_t rd_req;
+  tcp_rx_meta_t meta;
+  tcp_tx_req_t txq;
+  tcp_tx_rsp_t txr;
+  logic [DATA_W-1:0] trx_tdata, ttx_tdata;
+  logic [DATA_W/8-1:0] trx_tkeep, ttx_tkeep;
+  logic trx_tvalid, trx_tready, trx_tlast, ttx_tvalid, ttx_tready, ttx_tlast;
+
+  toe_top #(.DATA_W(DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .MEM_ADDR_W(AW),
+            .MEM_ID_W(IW)) u_toe (
     .clk, .rst, .tick_us,
     .s_mac_rx_axis_tdata, .s_mac_rx_axis_tkeep, .s_mac_rx_axis_tvalid, .s_mac_rx_axis_tready,
     .s_mac_rx_axis_tlast, .s_mac_rx_axis_tuser,
@@ -69,7 +103,58 @@ module toe_sim_top
     .m_host_rx_axis_tdata(), .m_host_rx_axis_tkeep(), .m_host_rx_axis_tvalid(),
     .m_host_rx_axis_tready(1'b1), .m_host_rx_axis_tlast(), .m_host_rx_axis_tuser(),
     .s_host_tx_axis_tdata('0), .s_host_tx_axis_tkeep('0), .s_host_tx_axis_tvalid(1'b0),
-    .s_host_tx_axis_tready(), .s_host_tx_axis_tlast(1'b0)
+    .s_host_tx_axis_tready(), .s_host_tx_axis_tlast(1'b0),
+    .tcp_listen_req_valid(tl_req_valid), .tcp_listen_req_ready(tl_req_ready), .tcp_listen_req(tl_req),
+    .tcp_listen_rsp_valid(tl_rsp_valid), .tcp_listen_rsp_ready(tl_rsp_ready), .tcp_listen_rsp(tl_rsp),
+    .tcp_open_req_valid(1'b0), .tcp_open_req_ready(), .tcp_open_req('0),
+    .tcp_open_rsp_valid(), .tcp_open_rsp_ready(1'b1), .tcp_open_rsp(),
+    .tcp_close_req_valid(close_valid), .tcp_close_req_ready(close_ready), .tcp_close_req(close_req),
+    .tcp_notif_valid(notif_valid), .tcp_notif_ready(notif_ready), .tcp_notif(notif),
+    .tcp_rd_req_valid(rd_valid), .tcp_rd_req_ready(rd_ready), .tcp_rd_req(rd_req),
+    .tcp_rx_meta_valid(meta_valid), .tcp_rx_meta_ready(meta_ready), .tcp_rx_meta(meta),
+    .m_tcp_rx_axis_tdata(trx_tdata), .m_tcp_rx_axis_tkeep(trx_tkeep), .m_tcp_rx_axis_tvalid(trx_tvalid),
+    .m_tcp_rx_axis_tready(trx_tready), .m_tcp_rx_axis_tlast(trx_tlast),
+    .tcp_tx_req_valid(txq_valid), .tcp_tx_req_ready(txq_ready), .tcp_tx_req(txq),
+    .tcp_tx_rsp_valid(txr_valid), .tcp_tx_rsp_ready(txr_ready), .tcp_tx_rsp(txr),
+    .s_tcp_tx_axis_tdata(ttx_tdata), .s_tcp_tx_axis_tkeep(ttx_tkeep), .s_tcp_tx_axis_tvalid(ttx_tvalid),
+    .s_tcp_tx_axis_tready(ttx_tready), .s_tcp_tx_axis_tlast(ttx_tlast),
+    .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+    .m_axi_awburst(awburst), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
+    .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid), .m_axi_wready(wready),
+    .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid), .m_axi_bready(bready),
+    .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen), .m_axi_arsize(arsize),
+    .m_axi_arburst(arburst), .m_axi_arvalid(arvalid), .m_axi_arready(arready),
+    .m_axi_rid(rid), .m_axi_rdata(rdata), .m_axi_rresp(rresp), .m_axi_rlast(rlast), .m_axi_rvalid(rvalid),
+    .m_axi_rready(rready)
+  );
+
+  toe_sim_axi_mem #(.DATA_W(DATA_W), .ADDR_W(AW), .ID_W(IW), .READ_LATENCY(MEM_LATENCY)) u_mem (
+    .clk, .rst,
+    .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+    .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
+    .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid), .s_axi_wready(wready),
+    .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
+    .s_axi_arid(arid), .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
+    .s_axi_arburst(arburst), .s_axi_arvalid(arvalid), .s_axi_arready(arready),
+    .s_axi_rid(rid), .s_axi_rdata(rdata), .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid),
+    .s_axi_rready(rready)
+  );
+
+  toe_app_tcp_services #(.DATA_W(DATA_W)) u_tcp_services (
+    .clk, .rst,
+    .listen_req_valid(tl_req_valid), .listen_req_ready(tl_req_ready), .listen_req(tl_req),
+    .listen_rsp_valid(tl_rsp_valid), .listen_rsp_ready(tl_rsp_ready), .listen_rsp(tl_rsp),
+    .notif_valid, .notif_ready, .notif,
+    .close_req_valid(close_valid), .close_req_ready(close_ready), .close_req,
+    .rd_req_valid(rd_valid), .rd_req_ready(rd_ready), .rd_req,
+    .rx_meta_valid(meta_valid), .rx_meta_ready(meta_ready), .rx_meta(meta),
+    .s_rx_axis_tdata(trx_tdata), .s_rx_axis_tkeep(trx_tkeep), .s_rx_axis_tvalid(trx_tvalid),
+    .s_rx_axis_tready(trx_tready), .s_rx_axis_tlast(trx_tlast),
+    .tx_req_valid(txq_valid), .tx_req_ready(txq_ready), .tx_req(txq),
+    .tx_rsp_valid(txr_valid), .tx_rsp_ready(txr_ready), .tx_rsp(txr),
+    .m_tx_axis_tdata(ttx_tdata), .m_tx_axis_tkeep(ttx_tkeep), .m_tx_axis_tvalid(ttx_tvalid),
+    .m_tx_axis_tready(ttx_tready), .m_tx_axis_tlast(ttx_tlast),
+    .listening(tcp_listening), .discard_bytes(tcp_discard_bytes)
   );
 
   toe_app_udp_echo #(.DATA_W(DATA_W)) u_echo (

@@ -35,8 +35,35 @@ module toe_csr
   output logic [31:0]           cfg_ctrl,
   output logic [15:0]           cfg_arp_timeout_s,
   output logic [15:0]           cfg_icmp_unreach_interval_us,
-  output logic                  ip_written
+  output logic                  ip_written,
+  // TCP configuration (registers TCP_MSS .. MEM_BASE_HI) and status
+  output logic [15:0]           cfg_tcp_mss,
+  output logic [31:0]           cfg_tcp_rto_init_us,
+  output logic [31:0]           cfg_tcp_rto_min_us,
+  output logic [31:0]           cfg_tcp_rto_max_us,
+  output logic [3:0]            cfg_tcp_max_retries,
+  output logic [31:0]           cfg_tcp_delack_us,
+  output logic [31:0]           cfg_tcp_time_wait_us,
+  output logic [31:0]           cfg_tcp_isn_key,
+  output logic [47:0]           cfg_mem_base,
+  input  logic [31:0]           status_tcp_curr_estab,
+  input  logic [31:0]           status_tcp_sessions_in_use
 );
+  // The TCP registers are contiguous: one array, indexed from REG_TCP_MSS.
+  localparam int unsigned N_TCP = (REG_MEM_BASE_HI - REG_TCP_MSS) / 4 + 1;
+  localparam logic [31:0] TCP_RESET [N_TCP] = '{RST_TCP_MSS, RST_TCP_RTO_INIT_US, RST_TCP_RTO_MIN_US,
+    RST_TCP_RTO_MAX_US, RST_TCP_MAX_RETRIES, RST_TCP_DELACK_US, RST_TCP_TIME_WAIT_US, RST_TCP_ISN_KEY,
+    RST_MEM_BASE_LO, RST_MEM_BASE_HI};
+  logic [31:0] tcp_reg [N_TCP];
+  assign cfg_tcp_mss          = tcp_reg[0][15:0];
+  assign cfg_tcp_rto_init_us  = tcp_reg[1];
+  assign cfg_tcp_rto_min_us   = tcp_reg[2];
+  assign cfg_tcp_rto_max_us   = tcp_reg[3];
+  assign cfg_tcp_max_retries  = tcp_reg[4][3:0];
+  assign cfg_tcp_delack_us    = tcp_reg[5];
+  assign cfg_tcp_time_wait_us = tcp_reg[6];
+  assign cfg_tcp_isn_key      = tcp_reg[7];
+  assign cfg_mem_base         = {tcp_reg[9][15:0], tcp_reg[8][31:12], 12'd0};
   logic [31:0] mac_lo_reg, mac_hi_reg, ip_reg, mask_reg, gw_reg, ctrl_reg, arp_to_reg, unreach_reg;
   logic [31:0] counter_reg [N_COUNTERS];
 
@@ -66,6 +93,11 @@ module toe_csr
   localparam int unsigned CW = $clog2(N_COUNTERS);
   wire [CW-1:0] wr_index = CW'((wa - COUNTER_BASE) >> 2);
   wire [CW-1:0] rd_index = CW'((ra - COUNTER_BASE) >> 2);
+  localparam int unsigned TW = $clog2(N_TCP);
+  wire wr_tcp = wa >= REG_TCP_MSS && wa <= REG_MEM_BASE_HI;
+  wire rd_tcp = ra >= REG_TCP_MSS && ra <= REG_MEM_BASE_HI;
+  wire [TW-1:0] wr_tcp_index = TW'((wa - REG_TCP_MSS) >> 2);
+  wire [TW-1:0] rd_tcp_index = TW'((ra - REG_TCP_MSS) >> 2);
 
   always_ff @(posedge clk) begin
     ip_written <= 1'b0;
@@ -88,7 +120,10 @@ module toe_csr
         REG_CTRL:         ctrl_reg    <= merge(ctrl_reg, s_axil_wdata, s_axil_wstrb);
         REG_ARP_TIMEOUT_S: arp_to_reg <= merge(arp_to_reg, s_axil_wdata, s_axil_wstrb);
         REG_ICMP_UNREACH_INTERVAL_US: unreach_reg <= merge(unreach_reg, s_axil_wdata, s_axil_wstrb);
-        default: if (wr_counter) counter_reg[wr_index] <= '0;
+        default: begin
+          if (wr_counter) counter_reg[wr_index] <= '0;
+          if (wr_tcp) tcp_reg[wr_tcp_index] <= merge(tcp_reg[wr_tcp_index], s_axil_wdata, s_axil_wstrb);
+        end
       endcase
     end
 
@@ -105,9 +140,13 @@ module toe_csr
         REG_CTRL:         s_axil_rdata <= ctrl_reg;
         REG_ARP_TIMEOUT_S: s_axil_rdata <= arp_to_reg;
         REG_ICMP_UNREACH_INTERVAL_US: s_axil_rdata <= unreach_reg;
-        default:
+        REG_TCP_CURR_ESTAB: s_axil_rdata <= status_tcp_curr_estab;
+        REG_TCP_SESSIONS_IN_USE: s_axil_rdata <= status_tcp_sessions_in_use;
+        default: begin
           if (ra >= COUNTER_BASE && ra < COUNTER_BASE + 12'(4 * N_COUNTERS))
             s_axil_rdata <= counter_reg[rd_index];
+          if (rd_tcp) s_axil_rdata <= tcp_reg[rd_tcp_index];
+        end
       endcase
     end
 
@@ -124,6 +163,7 @@ module toe_csr
       arp_to_reg <= RST_ARP_TIMEOUT_S;
       unreach_reg <= RST_ICMP_UNREACH_INTERVAL_US;
       for (int i = 0; i < N_COUNTERS; i++) counter_reg[i] <= '0;
+      for (int i = 0; i < N_TCP; i++) tcp_reg[i] <= TCP_RESET[i];
     end
   end
 endmodule

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_ipv4_rx: IPv4 receive (RFC 791 / RFC 1122 host rules). Splits off the header
 // (IHL-derived length, 20..60 bytes; options are skipped), cuts the payload to the total
-// length (drops Ethernet padding) and sends it to m_icmp or m_udp with ip_rx_meta_t on
+// length (drops Ethernet padding) and sends it to m_icmp, m_udp or m_tcp with ip_rx_meta_t on
 // tuser[IP_RX_META_W:1] (tuser[0] = bad frame, on the last beat).
 // Dropped and counted at the header: version != 4, IHL < 5, header checksum wrong, total
 // length shorter than the header (all ipInHdrErrors), destination neither our address
-// nor a broadcast (ipInAddrErrors), fragments (ipReasmReqds: no reassembly), TCP and other
-// protocols (ipInUnknownProtos until a TCP engine is attached). A frame shorter than its
+// nor a broadcast, and TCP to a broadcast address (ipInAddrErrors), fragments (ipReasmReqds:
+// no reassembly), protocols other than ICMP, UDP and TCP (ipInUnknownProtos). A frame shorter than its
 // total length is forwarded marked bad and counted (ipInTruncatedPkts), so the
 // consumer's frame FIFO drops it. A frame shorter than its header counts as a header error.
 // Timing: two register stages (after the header split, and toe_axis_trim); the header
@@ -34,6 +34,8 @@ module toe_ipv4_rx
   input  logic                    m_icmp_axis_tready,
   output logic                    m_udp_axis_tvalid,
   input  logic                    m_udp_axis_tready,
+  output logic                    m_tcp_axis_tvalid,
+  input  logic                    m_tcp_axis_tready,
   output logic                    stat_in_receives,
   output logic                    stat_in_hdr_errors,
   output logic                    stat_in_addr_errors,
@@ -86,11 +88,13 @@ module toe_ipv4_rx
   wire bcast = h.dst_ip == 32'hFFFF_FFFF || h.dst_ip == (cfg_ip | ~cfg_netmask);
   wire hdr_error  = h.version != 4'd4 || h.ihl < 4'd5 || csum_fold(hsum) != 16'hFFFF ||
                     h.total_len < 16'(hl);
-  wire addr_error = !(h.dst_ip == cfg_ip || bcast) || cfg_ip == '0;
+  wire is_tcp     = h.protocol == IP_PROTO_TCP;
+  wire addr_error = !(h.dst_ip == cfg_ip || bcast) || cfg_ip == '0 || (is_tcp && bcast);
   wire fragment   = h.flags[0] || h.frag_off != '0;
   wire is_icmp    = h.protocol == IP_PROTO_ICMP;
   wire is_udp     = h.protocol == IP_PROTO_UDP;
-  wire drop       = hdr_error || addr_error || fragment || !(is_icmp || is_udp);
+  wire drop       = hdr_error || addr_error || fragment || !(is_icmp || is_udp || is_tcp);
+  wire [1:0] sel  = is_tcp ? 2'd2 : (is_udp ? 2'd1 : 2'd0);
 
   ip_rx_meta_t meta;
   assign meta = '{raw_hdr: hdr_bytes[159:0], broadcast: bcast, length: h.total_len - 16'(hl)};
@@ -99,28 +103,29 @@ module toe_ipv4_rx
   logic [DATA_W-1:0] tr_tdata;
   logic [DATA_W/8-1:0] tr_tkeep;
   logic tr_tvalid, tr_tready, tr_tlast, tr_short;
-  logic [IP_RX_META_W+2:0] tr_tuser;   // {drop, is_udp, meta, bad}
-  toe_axis_trim #(.DATA_W(DATA_W), .USER_W(IP_RX_META_W + 3)) u_trim (
+  logic [IP_RX_META_W+3:0] tr_tuser;   // {drop, sel, meta, bad}
+  toe_axis_trim #(.DATA_W(DATA_W), .USER_W(IP_RX_META_W + 4)) u_trim (
     .clk, .rst,
     .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
-    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({drop, is_udp, meta, pl_tuser}),
+    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({drop, sel, meta, pl_tuser}),
     .s_len(meta.length),   // not gated by `drop`: the demux discards dropped frames
     .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
     .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
     .short_frame(tr_short)
   );
 
-  logic [1:0] dm_tvalid;
-  toe_axis_demux #(.N(2), .DATA_W(DATA_W), .USER_W(IP_RX_META_W + 1)) u_demux (
+  logic [2:0] dm_tvalid;
+  toe_axis_demux #(.N(3), .DATA_W(DATA_W), .USER_W(IP_RX_META_W + 1)) u_demux (
     .clk, .rst,
     .s_axis_tdata(tr_tdata), .s_axis_tkeep(tr_tkeep), .s_axis_tvalid(tr_tvalid),
     .s_axis_tready(tr_tready), .s_axis_tlast(tr_tlast), .s_axis_tuser(tr_tuser[IP_RX_META_W:0]),
-    .sel(2'(tr_tuser[IP_RX_META_W+1])), .drop(tr_tuser[IP_RX_META_W+2]),
+    .sel(tr_tuser[IP_RX_META_W+2 -: 2]), .drop(tr_tuser[IP_RX_META_W+3]),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid(dm_tvalid),
-    .m_axis_tready({m_udp_axis_tready, m_icmp_axis_tready}), .m_axis_tlast, .m_axis_tuser
+    .m_axis_tready({m_tcp_axis_tready, m_udp_axis_tready, m_icmp_axis_tready}), .m_axis_tlast, .m_axis_tuser
   );
   assign m_icmp_axis_tvalid = dm_tvalid[0];
   assign m_udp_axis_tvalid  = dm_tvalid[1];
+  assign m_tcp_axis_tvalid  = dm_tvalid[2];
 
   logic first_reg;
   wire head = pl_tvalid && pl_tready && first_reg;
@@ -129,9 +134,9 @@ module toe_ipv4_rx
     stat_in_hdr_errors     <= (head && hdr_error) || short_frame;
     stat_in_addr_errors    <= head && !hdr_error && addr_error;
     stat_reasm_reqds       <= head && !hdr_error && !addr_error && fragment;
-    stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && !(is_icmp || is_udp);
+    stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && !(is_icmp || is_udp || is_tcp);
     stat_in_delivers       <= head && !drop;
-    stat_in_truncated      <= tr_short && !tr_tuser[IP_RX_META_W+2];   // same beat as tr_short
+    stat_in_truncated      <= tr_short && !tr_tuser[IP_RX_META_W+3];   // same beat as tr_short
     if (pl_tvalid && pl_tready) first_reg <= pl_tlast;
     if (rst) begin
       first_reg <= 1'b1;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// toe_top: the OpenTOE engine with flat ports (stage 1: Ethernet, ARP, IPv4, ICMP, UDP).
+// toe_top: the OpenTOE engine with flat ports: Ethernet, ARP, IPv4, ICMP, UDP and TCP.
 //
 //  MAC RX -> rx FIFO -> eth_rx -+-> arp ----------------------------------+
 //                               +-> ipv4_rx -+-> icmp_echo ----------+     |
 //                               |            +-> udp_rx -> UDP app   |     |
-//                               |                   +-> icmp_unreach-+     |
+//                               |            |      +-> icmp_unreach-+     |
+//                               |            +-> tcp <-> TCP app     +     |
+//                               |                 <-> AXI4 memory    |     |
 //                               +-> host RX               UDP app -> udp_tx+-> ip arb -> ip_tx -+
 //  MAC TX <- eth arb <- {arp, ip_tx, host TX}
 //
@@ -13,8 +15,11 @@
 // frames that do not fit are dropped and counted. UDP application streams carry
 // toe_pkg::udp_meta_t on tuser, valid on every beat. tick_us is a one-cycle pulse per
 // microsecond of engine time. Configuration and counters: AXI4-Lite, docs/registers.md.
+// TCP application API: docs/tcp_api.md (control channels carry toe_tcp_pkg structs as flat
+// vectors). The AXI4 master holds the per-session TCP rings (2 * RING_BYTES per session).
 module toe_top
   import toe_pkg::*;
+  import toe_tcp_pkg::*;
   import toe_csr_pkg::*;
 #(
   parameter int unsigned DATA_W        = 64,       // data path width: 64 (10G) .. 512 (100G)
@@ -23,7 +28,12 @@ module toe_top
   parameter int unsigned ARP_ENTRIES   = 16,       // ARP cache entries (power of two)
   parameter int unsigned ARP_RETRY_US  = 1000000,  // time between ARP requests for one address
   parameter int unsigned ARP_AGE_UNIT_US = 1000000, // unit of ARP_TIMEOUT_S (tests shorten it)
-  parameter int unsigned UDP_PORTS     = 8         // UDP listen table entries
+  parameter int unsigned UDP_PORTS     = 8,        // UDP listen table entries
+  parameter int unsigned MAX_SESSIONS  = 1024,     // TCP sessions (power of two)
+  parameter int unsigned RING_BYTES    = 65536,    // TCP RX and TX ring per session (power of two, >= 4096)
+  parameter int unsigned TCP_LISTEN_PORTS = 16,    // TCP listen table entries
+  parameter int unsigned MEM_ADDR_W    = 40,       // AXI4 address width
+  parameter int unsigned MEM_ID_W      = 2         // AXI4 ID width
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -89,7 +99,78 @@ module toe_top
   input  logic [DATA_W/8-1:0]   s_host_tx_axis_tkeep,
   input  logic                  s_host_tx_axis_tvalid,
   output logic                  s_host_tx_axis_tready,
-  input  logic                  s_host_tx_axis_tlast
+  input  logic                  s_host_tx_axis_tlast,
+  // TCP application API (structs of toe_tcp_pkg, flat)
+  input  logic                  tcp_listen_req_valid,
+  output logic                  tcp_listen_req_ready,
+  input  logic [16:0]           tcp_listen_req,      // tcp_listen_req_t
+  output logic                  tcp_listen_rsp_valid,
+  input  logic                  tcp_listen_rsp_ready,
+  output logic [16:0]           tcp_listen_rsp,      // tcp_listen_rsp_t
+  input  logic                  tcp_open_req_valid,
+  output logic                  tcp_open_req_ready,
+  input  logic [47:0]           tcp_open_req,        // tcp_open_req_t
+  output logic                  tcp_open_rsp_valid,
+  input  logic                  tcp_open_rsp_ready,
+  output logic [36:0]           tcp_open_rsp,        // tcp_open_rsp_t
+  input  logic                  tcp_close_req_valid,
+  output logic                  tcp_close_req_ready,
+  input  logic [20:0]           tcp_close_req,       // tcp_close_req_t
+  output logic                  tcp_notif_valid,
+  input  logic                  tcp_notif_ready,
+  output logic [102:0]          tcp_notif,           // tcp_notif_t
+  input  logic                  tcp_rd_req_valid,
+  output logic                  tcp_rd_req_ready,
+  input  logic [35:0]           tcp_rd_req,          // tcp_rd_req_t
+  output logic                  tcp_rx_meta_valid,
+  input  logic                  tcp_rx_meta_ready,
+  output logic [35:0]           tcp_rx_meta,         // tcp_rx_meta_t
+  output logic [DATA_W-1:0]     m_tcp_rx_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_tcp_rx_axis_tkeep,
+  output logic                  m_tcp_rx_axis_tvalid,
+  input  logic                  m_tcp_rx_axis_tready,
+  output logic                  m_tcp_rx_axis_tlast,
+  input  logic                  tcp_tx_req_valid,
+  output logic                  tcp_tx_req_ready,
+  input  logic [35:0]           tcp_tx_req,          // tcp_tx_req_t
+  output logic                  tcp_tx_rsp_valid,
+  input  logic                  tcp_tx_rsp_ready,
+  output logic [38:0]           tcp_tx_rsp,          // tcp_tx_rsp_t
+  input  logic [DATA_W-1:0]     s_tcp_tx_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_tcp_tx_axis_tkeep,
+  input  logic                  s_tcp_tx_axis_tvalid,
+  output logic                  s_tcp_tx_axis_tready,
+  input  logic                  s_tcp_tx_axis_tlast,
+  // AXI4 master: TCP ring memory
+  output logic [MEM_ID_W-1:0]   m_axi_awid,
+  output logic [MEM_ADDR_W-1:0] m_axi_awaddr,
+  output logic [7:0]            m_axi_awlen,
+  output logic [2:0]            m_axi_awsize,
+  output logic [1:0]            m_axi_awburst,
+  output logic                  m_axi_awvalid,
+  input  logic                  m_axi_awready,
+  output logic [DATA_W-1:0]     m_axi_wdata,
+  output logic [DATA_W/8-1:0]   m_axi_wstrb,
+  output logic                  m_axi_wlast,
+  output logic                  m_axi_wvalid,
+  input  logic                  m_axi_wready,
+  input  logic [MEM_ID_W-1:0]   m_axi_bid,
+  input  logic [1:0]            m_axi_bresp,
+  input  logic                  m_axi_bvalid,
+  output logic                  m_axi_bready,
+  output logic [MEM_ID_W-1:0]   m_axi_arid,
+  output logic [MEM_ADDR_W-1:0] m_axi_araddr,
+  output logic [7:0]            m_axi_arlen,
+  output logic [2:0]            m_axi_arsize,
+  output logic [1:0]            m_axi_arburst,
+  output logic                  m_axi_arvalid,
+  input  logic                  m_axi_arready,
+  input  logic [MEM_ID_W-1:0]   m_axi_rid,
+  input  logic [DATA_W-1:0]     m_axi_rdata,
+  input  logic [1:0]            m_axi_rresp,
+  input  logic                  m_axi_rlast,
+  input  logic                  m_axi_rvalid,
+  output logic                  m_axi_rready
 );
   localparam int unsigned W = DATA_W / 8;
   localparam int unsigned IPU = IP_RX_META_W + 1;
@@ -100,6 +181,12 @@ module toe_top
   logic [31:0] cfg_ip, cfg_netmask, cfg_gateway, cfg_ctrl;
   logic [15:0] cfg_arp_timeout_s, cfg_unreach_us;
   logic ip_written;
+  logic [15:0] cfg_tcp_mss;
+  logic [31:0] cfg_tcp_rto_init_us, cfg_tcp_rto_min_us, cfg_tcp_rto_max_us, cfg_tcp_delack_us,
+               cfg_tcp_time_wait_us, cfg_tcp_isn_key;
+  logic [3:0] cfg_tcp_max_retries;
+  logic [47:0] cfg_mem_base;
+  logic [SID_W:0] tcp_curr_estab, tcp_sessions_in_use;
 
   toe_csr u_csr (
     .clk, .rst,
@@ -108,7 +195,10 @@ module toe_top
     .s_axil_araddr, .s_axil_arvalid, .s_axil_arready, .s_axil_rdata, .s_axil_rresp,
     .s_axil_rvalid, .s_axil_rready,
     .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway, .cfg_ctrl,
-    .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written
+    .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written,
+    .cfg_tcp_mss, .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
+    .cfg_tcp_delack_us, .cfg_tcp_time_wait_us, .cfg_tcp_isn_key, .cfg_mem_base,
+    .status_tcp_curr_estab(32'(tcp_curr_estab)), .status_tcp_sessions_in_use(32'(tcp_sessions_in_use))
   );
 
   // ---------------- receive ----------------
@@ -192,7 +282,7 @@ module toe_top
   // ---------------- IPv4 RX ----------------
   logic [DATA_W-1:0] l4_tdata;
   logic [W-1:0] l4_tkeep;
-  logic l4_tlast, icmp_in_tvalid, icmp_in_tready, udp_in_tvalid, udp_in_tready;
+  logic l4_tlast, icmp_in_tvalid, icmp_in_tready, udp_in_tvalid, udp_in_tready, tcp_in_tvalid, tcp_in_tready;
   logic [IPU-1:0] l4_tuser;
   toe_ipv4_rx #(.DATA_W(DATA_W)) u_ipv4_rx (
     .clk, .rst, .cfg_ip, .cfg_netmask,
@@ -201,17 +291,18 @@ module toe_top
     .m_axis_tdata(l4_tdata), .m_axis_tkeep(l4_tkeep), .m_axis_tlast(l4_tlast), .m_axis_tuser(l4_tuser),
     .m_icmp_axis_tvalid(icmp_in_tvalid), .m_icmp_axis_tready(icmp_in_tready),
     .m_udp_axis_tvalid(udp_in_tvalid), .m_udp_axis_tready(udp_in_tready),
+    .m_tcp_axis_tvalid(tcp_in_tvalid), .m_tcp_axis_tready(tcp_in_tready),
     .stat_in_receives(stat_inc[CNT_IP_IN_RECEIVES]), .stat_in_hdr_errors(stat_inc[CNT_IP_IN_HDR_ERRORS]),
     .stat_in_addr_errors(stat_inc[CNT_IP_IN_ADDR_ERRORS]), .stat_in_truncated(stat_inc[CNT_IP_IN_TRUNCATED_PKTS]),
     .stat_reasm_reqds(stat_inc[CNT_IP_REASM_REQDS]), .stat_in_unknown_protos(stat_inc[CNT_IP_IN_UNKNOWN_PROTOS]),
     .stat_in_delivers(stat_inc[CNT_IP_IN_DELIVERS])
   );
 
-  // ---------------- ICMP and UDP ----------------
-  logic [2:0][DATA_W-1:0] ipt_tdata;
-  logic [2:0][W-1:0] ipt_tkeep;
-  logic [2:0] ipt_tvalid, ipt_tready, ipt_tlast;
-  logic [2:0][IPT-1:0] ipt_tuser;
+  // ---------------- ICMP, UDP and TCP ----------------
+  logic [3:0][DATA_W-1:0] ipt_tdata;
+  logic [3:0][W-1:0] ipt_tkeep;
+  logic [3:0] ipt_tvalid, ipt_tready, ipt_tlast;
+  logic [3:0][IPT-1:0] ipt_tuser;
 
   toe_icmp_echo #(.DATA_W(DATA_W)) u_icmp_echo (
     .clk, .rst, .cfg_enable(cfg_ctrl[0]),
@@ -270,7 +361,53 @@ module toe_top
   logic [W-1:0] arb_tkeep;
   logic arb_tvalid, arb_tready, arb_tlast;
   logic [IPT-1:0] arb_tuser;
-  toe_axis_arb_mux #(.N(3), .DATA_W(DATA_W), .USER_W(IPT)) u_ip_arb (
+  toe_tcp #(.DATA_W(DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
+            .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_tcp (
+    .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss),
+    .cfg_rto_init_us(cfg_tcp_rto_init_us), .cfg_rto_min_us(cfg_tcp_rto_min_us),
+    .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
+    .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),
+    .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(tcp_in_tvalid),
+    .s_axis_tready(tcp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
+    .m_axis_tdata(ipt_tdata[3]), .m_axis_tkeep(ipt_tkeep[3]), .m_axis_tvalid(ipt_tvalid[3]),
+    .m_axis_tready(ipt_tready[3]), .m_axis_tlast(ipt_tlast[3]), .m_axis_tuser(ipt_tuser[3]),
+    .listen_req_valid(tcp_listen_req_valid), .listen_req_ready(tcp_listen_req_ready),
+    .listen_req(tcp_listen_req_t'(tcp_listen_req)), .listen_rsp_valid(tcp_listen_rsp_valid),
+    .listen_rsp_ready(tcp_listen_rsp_ready), .listen_rsp(tcp_listen_rsp),
+    .open_req_valid(tcp_open_req_valid), .open_req_ready(tcp_open_req_ready),
+    .open_req(tcp_open_req_t'(tcp_open_req)), .open_rsp_valid(tcp_open_rsp_valid),
+    .open_rsp_ready(tcp_open_rsp_ready), .open_rsp(tcp_open_rsp),
+    .close_req_valid(tcp_close_req_valid), .close_req_ready(tcp_close_req_ready),
+    .close_req(tcp_close_req_t'(tcp_close_req)),
+    .notif_valid(tcp_notif_valid), .notif_ready(tcp_notif_ready), .notif(tcp_notif),
+    .rd_req_valid(tcp_rd_req_valid), .rd_req_ready(tcp_rd_req_ready), .rd_req(tcp_rd_req_t'(tcp_rd_req)),
+    .rx_meta_valid(tcp_rx_meta_valid), .rx_meta_ready(tcp_rx_meta_ready), .rx_meta(tcp_rx_meta),
+    .m_rx_axis_tdata(m_tcp_rx_axis_tdata), .m_rx_axis_tkeep(m_tcp_rx_axis_tkeep),
+    .m_rx_axis_tvalid(m_tcp_rx_axis_tvalid), .m_rx_axis_tready(m_tcp_rx_axis_tready),
+    .m_rx_axis_tlast(m_tcp_rx_axis_tlast),
+    .tx_req_valid(tcp_tx_req_valid), .tx_req_ready(tcp_tx_req_ready), .tx_req(tcp_tx_req_t'(tcp_tx_req)),
+    .tx_rsp_valid(tcp_tx_rsp_valid), .tx_rsp_ready(tcp_tx_rsp_ready), .tx_rsp(tcp_tx_rsp),
+    .s_tx_axis_tdata(s_tcp_tx_axis_tdata), .s_tx_axis_tkeep(s_tcp_tx_axis_tkeep),
+    .s_tx_axis_tvalid(s_tcp_tx_axis_tvalid), .s_tx_axis_tready(s_tcp_tx_axis_tready),
+    .s_tx_axis_tlast(s_tcp_tx_axis_tlast),
+    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
+    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
+    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
+    .stat_in_segs(stat_inc[CNT_TCP_IN_SEGS]), .stat_in_errs(stat_inc[CNT_TCP_IN_ERRS]),
+    .stat_out_segs(stat_inc[CNT_TCP_OUT_SEGS]), .stat_rx_overflows(stat_inc[CNT_TCP_IN_OVERFLOWS]),
+    .stat_active_opens(stat_inc[CNT_TCP_ACTIVE_OPENS]), .stat_passive_opens(stat_inc[CNT_TCP_PASSIVE_OPENS]),
+    .stat_attempt_fails(stat_inc[CNT_TCP_ATTEMPT_FAILS]), .stat_estab_resets(stat_inc[CNT_TCP_ESTAB_RESETS]),
+    .stat_out_rsts(stat_inc[CNT_TCP_OUT_RSTS]), .stat_retrans_segs(stat_inc[CNT_TCP_RETRANS_SEGS]),
+    .stat_window_drops(stat_inc[CNT_TCP_IN_WINDOW_DROPS]), .stat_challenge_acks(stat_inc[CNT_TCP_CHALLENGE_ACKS]),
+    .stat_bad_flags(stat_inc[CNT_TCP_IN_BAD_FLAGS]), .stat_app_errors(stat_inc[CNT_TCP_APP_ERRORS]),
+    .stat_alloc_fails(stat_inc[CNT_TCP_ALLOC_FAILS]), .stat_mem_errors(stat_inc[CNT_MEM_ERRORS]),
+    .stat_app_len_errors(stat_inc[CNT_TCP_APP_LEN_ERRORS]),
+    .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use)
+  );
+
+  toe_axis_arb_mux #(.N(4), .DATA_W(DATA_W), .USER_W(IPT)) u_ip_arb (
     .clk, .rst,
     .s_axis_tdata(ipt_tdata), .s_axis_tkeep(ipt_tkeep), .s_axis_tvalid(ipt_tvalid),
     .s_axis_tready(ipt_tready), .s_axis_tlast(ipt_tlast), .s_axis_tuser(ipt_tuser),

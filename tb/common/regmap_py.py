@@ -8,4 +8,5 @@ regmap = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regmap)
 
 REG = {name: off for name, off, _, _ in regmap.CONFIG}
+REG.update({name: off for name, off, _ in regmap.STATUS})
 COUNTER = {name: regmap.COUNTER_BASE + 4 * i for i, (name, _) in enumerate(regmap.COUNTERS)}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp: the TCP subsystem. Segments from IPv4 RX are parsed (toe_tcp_rx_parse), looked
+// up (toe_tcp_session_table) and processed by the protocol core (toe_tcp_core); accepted
+// payload is written to the session's RX ring in memory (toe_tcp_ring_writer) and read
+// back for the application on request (toe_tcp_ring_reader); application data is written
+// to the TX ring and segments are built from it by toe_tcp_tx_engine. All ring traffic
+// shares one AXI4 master (toe_tcp_mem_arb). The application API is documented in
+// docs/tcp_api.md; ring layout: session s has its RX ring at cfg_mem_base + 2s*RING_BYTES
+// and its TX ring right after it.
+module toe_tcp
+  import toe_pkg::*;
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned DATA_W       = 64,
+  parameter int unsigned MAX_SESSIONS = 1024,
+  parameter int unsigned RING_BYTES   = 65536,
+  parameter int unsigned LISTEN_PORTS = 16,
+  parameter int unsigned ADDR_W       = 40,
+  parameter int unsigned ID_W         = 2
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic                  tick_us,
+  input  logic [31:0]           cfg_ip,
+  input  logic [47:0]           cfg_mem_base,
+  input  logic [15:0]           cfg_mss,
+  input  logic [31:0]           cfg_rto_init_us,
+  input  logic [31:0]           cfg_rto_min_us,
+  input  logic [31:0]           cfg_rto_max_us,
+  input  logic [3:0]            cfg_max_retries,
+  input  logic [31:0]           cfg_delack_us,
+  input  logic [31:0]           cfg_time_wait_us,
+  input  logic [31:0]           cfg_isn_key,
+  // from IPv4 RX / to the IP arbiter
+  input  logic [DATA_W-1:0]     s_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_axis_tkeep,
+  input  logic                  s_axis_tvalid,
+  output logic                  s_axis_tready,
+  input  logic                  s_axis_tlast,
+  input  logic [IP_RX_META_W:0] s_axis_tuser,
+  output logic [DATA_W-1:0]     m_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_axis_tkeep,
+  output logic                  m_axis_tvalid,
+  input  logic                  m_axis_tready,
+  output logic                  m_axis_tlast,
+  output logic [IP_TX_META_W:0] m_axis_tuser,
+  // application API
+  input  logic                  listen_req_valid,
+  output logic                  listen_req_ready,
+  input  tcp_listen_req_t       listen_req,
+  output logic                  listen_rsp_valid,
+  input  logic                  listen_rsp_ready,
+  output tcp_listen_rsp_t       listen_rsp,
+  input  logic                  open_req_valid,
+  output logic                  open_req_ready,
+  input  tcp_open_req_t         open_req,
+  output logic                  open_rsp_valid,
+  input  logic                  open_rsp_ready,
+  output tcp_open_rsp_t         open_rsp,
+  input  logic                  close_req_valid,
+  output logic                  close_req_ready,
+  input  tcp_close_req_t        close_req,
+  output logic                  notif_valid,
+  input  logic                  notif_ready,
+  output tcp_notif_t            notif,
+  input  logic                  rd_req_valid,
+  output logic                  rd_req_ready,
+  input  tcp_rd_req_t           rd_req,
+  output logic                  rx_meta_valid,
+  input  logic                  rx_meta_ready,
+  output tcp_rx_meta_t          rx_meta,
+  output logic [DATA_W-1:0]     m_rx_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_rx_axis_tkeep,
+  output logic                  m_rx_axis_tvalid,
+  input  logic                  m_rx_axis_tready,
+  output logic                  m_rx_axis_tlast,
+  input  logic                  tx_req_valid,
+  output logic                  tx_req_ready,
+  input  tcp_tx_req_t           tx_req,
+  output logic                  tx_rsp_valid,
+  input  logic                  tx_rsp_ready,
+  output tcp_tx_rsp_t           tx_rsp,
+  input  logic [DATA_W-1:0]     s_tx_axis_tdata,
+  input  logic [DATA_W/8-1:0]   s_tx_axis_tkeep,
+  input  logic                  s_tx_axis_tvalid,
+  output logic                  s_tx_axis_tready,
+  input  logic                  s_tx_axis_tlast,
+  // memory
+  output logic [ID_W-1:0]       m_axi_awid,
+  output logic [ADDR_W-1:0]     m_axi_awaddr,
+  output logic [7:0]            m_axi_awlen,
+  output logic [2:0]            m_axi_awsize,
+  output logic [1:0]            m_axi_awburst,
+  output logic                  m_axi_awvalid,
+  input  logic                  m_axi_awready,
+  output logic [DATA_W-1:0]     m_axi_wdata,
+  output logic [DATA_W/8-1:0]   m_axi_wstrb,
+  output logic                  m_axi_wlast,
+  output logic                  m_axi_wvalid,
+  input  logic                  m_axi_wready,
+  input  logic [ID_W-1:0]       m_axi_bid,
+  input  logic [1:0]            m_axi_bresp,
+  input  logic                  m_axi_bvalid,
+  output logic                  m_axi_bready,
+  output logic [ID_W-1:0]       m_axi_arid,
+  output logic [ADDR_W-1:0]     m_axi_araddr,
+  output logic [7:0]            m_axi_arlen,
+  output logic [2:0]            m_axi_arsize,
+  output logic [1:0]            m_axi_arburst,
+  output logic                  m_axi_arvalid,
+  input  logic                  m_axi_arready,
+  input  logic [ID_W-1:0]       m_axi_rid,
+  input  logic [DATA_W-1:0]     m_axi_rdata,
+  input  logic [1:0]            m_axi_rresp,
+  input  logic                  m_axi_rlast,
+  input  logic                  m_axi_rvalid,
+  output logic                  m_axi_rready,
+  // counters (pulses) and gauges
+  output logic                  stat_in_segs,
+  output logic                  stat_in_errs,
+  output logic                  stat_out_segs,
+  output logic                  stat_rx_overflows,
+  output logic                  stat_active_opens,
+  output logic                  stat_passive_opens,
+  output logic                  stat_attempt_fails,
+  output logic                  stat_estab_resets,
+  output logic                  stat_out_rsts,
+  output logic                  stat_retrans_segs,
+  output logic                  stat_window_drops,
+  output logic                  stat_challenge_acks,
+  output logic                  stat_bad_flags,
+  output logic                  stat_app_errors,
+  output logic                  stat_alloc_fails,
+  output logic                  stat_mem_errors,
+  output logic                  stat_app_len_errors,   // tx_data frame length differed from tx_req
+  output logic [SID_W:0]        curr_estab,
+  output logic [SID_W:0]        sessions_in_use
+);
+  localparam int unsigned W = DATA_W / 8;
+
+  logic [31:0] now_us_reg;
+  always_ff @(posedge clk) begin
+    if (tick_us) now_us_reg <= now_us_reg + 1'b1;
+    if (rst) now_us_reg <= '0;
+  end
+
+  // ---------------- receive ----------------
+  logic seg_valid, seg_ready;
+  tcp_seg_t seg;
+  logic [DATA_W-1:0] pl_tdata;
+  logic [W-1:0] pl_tkeep;
+  logic pl_tvalid, pl_tready, pl_tlast;
+  toe_tcp_rx_parse #(.DATA_W(DATA_W)) u_parse (
+    .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
+    .m_seg_valid(seg_valid), .m_seg_ready(seg_ready), .m_seg(seg),
+    .m_axis_tdata(pl_tdata), .m_axis_tkeep(pl_tkeep), .m_axis_tvalid(pl_tvalid),
+    .m_axis_tready(pl_tready), .m_axis_tlast(pl_tlast),
+    .stat_in_segs, .stat_in_errs, .stat_overflows(stat_rx_overflows)
+  );
+
+  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_rsp_valid, tab_rsp_found, tab_rsp_new;
+  logic [1:0] tab_req_op;
+  logic [31:0] tab_req_remote_ip;
+  logic [15:0] tab_req_remote_port, tab_req_local_port, tab_rsp_local_port;
+  sid_t tab_req_session, tab_rsp_session;
+  toe_tcp_session_table #(.MAX_SESSIONS(MAX_SESSIONS), .LISTEN_PORTS(LISTEN_PORTS)) u_table (
+    .clk, .rst,
+    .req_valid(tab_req_valid), .req_ready(tab_req_ready), .req_op(tab_req_op),
+    .req_remote_ip(tab_req_remote_ip), .req_remote_port(tab_req_remote_port),
+    .req_local_port(tab_req_local_port), .req_alloc(tab_req_alloc), .req_session(tab_req_session),
+    .rsp_valid(tab_rsp_valid), .rsp_found(tab_rsp_found), .rsp_new(tab_rsp_new),
+    .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port),
+    .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid, .listen_rsp_ready, .listen_rsp,
+    .sessions_in_use, .stat_alloc_fails
+  );
+
+  // ---------------- protocol core ----------------
+  logic steer_valid, steer_ready, steer_accept;
+  logic rxw_job_valid, rxw_job_ready, rxw_done_valid, rxw_done_ready;
+  logic rd_job_valid, rd_job_ready, rd_done_valid, rd_done_ready;
+  logic txw_job_valid, txw_job_ready, txw_done_valid, txw_done_ready;
+  tcp_ring_job_t rxw_job, rxw_done, rd_job, rd_done, txw_job, txw_done;
+  logic cmd_valid, cmd_ready;
+  tcp_tx_cmd_t cmd;
+  toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
+    .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_rto_init_us, .cfg_rto_min_us,
+    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key,
+    .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
+    .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
+    .tab_req_valid, .tab_req_ready, .tab_req_op, .tab_req_remote_ip, .tab_req_remote_port,
+    .tab_req_local_port, .tab_req_alloc, .tab_req_session,
+    .tab_rsp_valid, .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_local_port,
+    .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
+    .close_req_valid, .close_req_ready, .close_req,
+    .rd_req_valid, .rd_req_ready, .rd_req, .tx_req_valid, .tx_req_ready, .tx_req,
+    .tx_rsp_valid, .tx_rsp_ready, .tx_rsp, .notif_valid, .notif_ready, .notif,
+    .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
+    .s_rxw_done_valid(rxw_done_valid), .s_rxw_done_ready(rxw_done_ready), .s_rxw_done(rxw_done),
+    .m_rd_job_valid(rd_job_valid), .m_rd_job_ready(rd_job_ready), .m_rd_job(rd_job),
+    .s_rd_done_valid(rd_done_valid), .s_rd_done_ready(rd_done_ready), .s_rd_done(rd_done),
+    .m_txw_job_valid(txw_job_valid), .m_txw_job_ready(txw_job_ready), .m_txw_job(txw_job),
+    .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
+    .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
+    .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
+    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors,
+    .curr_estab
+  );
+
+  // ---------------- payload steering: accepted payload to the RX writer, the rest away ----------------
+  logic [DATA_W-1:0] rxd_tdata;
+  logic [W-1:0] rxd_tkeep;
+  logic rxd_tvalid, rxd_tready, rxd_tlast;
+  assign rxd_tdata = pl_tdata;
+  assign rxd_tkeep = pl_tkeep;
+  assign rxd_tlast = pl_tlast;
+  assign rxd_tvalid = pl_tvalid && steer_valid && steer_accept;
+  assign pl_tready = steer_valid && (!steer_accept || rxd_tready);
+  assign steer_ready = pl_tvalid && pl_tready && pl_tlast;
+
+  // ---------------- ring engines and memory ----------------
+  logic [1:0][ADDR_W-1:0] awaddr, araddr;
+  logic [1:0][7:0] awlen, arlen;
+  logic [1:0] awvalid, awready, wlast, wvalid, wready, bvalid, arvalid, arready, rvalid, rready;
+  logic [1:0][DATA_W-1:0] wdata;
+  logic [1:0][W-1:0] wstrb;
+  logic [DATA_W-1:0] rdata;
+
+  toe_tcp_ring_writer #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_writer (
+    .clk, .rst, .s_job_valid(rxw_job_valid), .s_job_ready(rxw_job_ready), .s_job(rxw_job),
+    .s_axis_tdata(rxd_tdata), .s_axis_tkeep(rxd_tkeep), .s_axis_tvalid(rxd_tvalid),
+    .s_axis_tready(rxd_tready), .s_axis_tlast(rxd_tlast),
+    .m_axi_awaddr(awaddr[0]), .m_axi_awlen(awlen[0]), .m_axi_awvalid(awvalid[0]), .m_axi_awready(awready[0]),
+    .m_axi_wdata(wdata[0]), .m_axi_wstrb(wstrb[0]), .m_axi_wlast(wlast[0]), .m_axi_wvalid(wvalid[0]),
+    .m_axi_wready(wready[0]), .m_axi_bvalid(bvalid[0]), .m_axi_bready(),
+    .m_done_valid(rxw_done_valid), .m_done_ready(rxw_done_ready), .m_done(rxw_done), .stat_len_err()
+  );
+  toe_tcp_ring_writer #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_tx_writer (
+    .clk, .rst, .s_job_valid(txw_job_valid), .s_job_ready(txw_job_ready), .s_job(txw_job),
+    .s_axis_tdata(s_tx_axis_tdata), .s_axis_tkeep(s_tx_axis_tkeep), .s_axis_tvalid(s_tx_axis_tvalid),
+    .s_axis_tready(s_tx_axis_tready), .s_axis_tlast(s_tx_axis_tlast),
+    .m_axi_awaddr(awaddr[1]), .m_axi_awlen(awlen[1]), .m_axi_awvalid(awvalid[1]), .m_axi_awready(awready[1]),
+    .m_axi_wdata(wdata[1]), .m_axi_wstrb(wstrb[1]), .m_axi_wlast(wlast[1]), .m_axi_wvalid(wvalid[1]),
+    .m_axi_wready(wready[1]), .m_axi_bvalid(bvalid[1]), .m_axi_bready(),
+    .m_done_valid(txw_done_valid), .m_done_ready(txw_done_ready), .m_done(txw_done), .stat_len_err(stat_app_len_errors)
+  );
+
+  // app reads: rx_meta, then the data frame; its last beat reports the read as done
+  logic rdm_valid, rdm_ready, rdd_ready;
+  tcp_ring_job_t rdm;
+  toe_tcp_ring_reader #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_reader (
+    .clk, .rst, .s_job_valid(rd_job_valid), .s_job_ready(rd_job_ready), .s_job(rd_job),
+    .m_axi_araddr(araddr[0]), .m_axi_arlen(arlen[0]), .m_axi_arvalid(arvalid[0]), .m_axi_arready(arready[0]),
+    .m_axi_rdata(rdata), .m_axi_rvalid(rvalid[0]), .m_axi_rready(rready[0]),
+    .m_meta_valid(rdm_valid), .m_meta_ready(rdm_ready), .m_meta(rdm),
+    .m_axis_tdata(m_rx_axis_tdata), .m_axis_tkeep(m_rx_axis_tkeep), .m_axis_tvalid(m_rx_axis_tvalid),
+    .m_axis_tready(rdd_ready), .m_axis_tlast(m_rx_axis_tlast)
+  );
+  assign rx_meta_valid = rdm_valid;
+  assign rdm_ready = rx_meta_ready;
+  assign rx_meta = '{session: rdm.session, length: 16'(rdm.length)};
+  tcp_ring_job_t rd_cur_reg;
+  always_ff @(posedge clk) if (rdm_valid && rdm_ready) rd_cur_reg <= rdm;
+  logic rdq_ready;
+  assign rdd_ready = m_rx_axis_tready && rdq_ready;
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(4)) u_rd_done (
+    .clk, .rst, .s_data(rd_cur_reg), .s_valid(m_rx_axis_tvalid && rdd_ready && m_rx_axis_tlast),
+    .s_ready(rdq_ready), .commit(1'b0), .rewind(1'b0),
+    .m_data(rd_done), .m_valid(rd_done_valid), .m_ready(rd_done_ready), .uncommitted()
+  );
+
+  // segment payloads
+  logic tr_job_valid, tr_job_ready;
+  tcp_ring_job_t tr_job;
+  logic [DATA_W-1:0] tr_tdata;
+  logic [W-1:0] tr_tkeep;
+  logic tr_tvalid, tr_tready, tr_tlast;
+  toe_tcp_ring_reader #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_tx_reader (
+    .clk, .rst, .s_job_valid(tr_job_valid), .s_job_ready(tr_job_ready), .s_job(tr_job),
+    .m_axi_araddr(araddr[1]), .m_axi_arlen(arlen[1]), .m_axi_arvalid(arvalid[1]), .m_axi_arready(arready[1]),
+    .m_axi_rdata(rdata), .m_axi_rvalid(rvalid[1]), .m_axi_rready(rready[1]),
+    .m_meta_valid(), .m_meta_ready(1'b1), .m_meta(),
+    .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
+    .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast)
+  );
+  toe_tcp_tx_engine #(.DATA_W(DATA_W), .RING_BYTES(RING_BYTES)) u_tx_engine (
+    .clk, .rst, .cfg_ip, .cfg_mem_base,
+    .s_cmd_valid(cmd_valid), .s_cmd_ready(cmd_ready), .s_cmd(cmd),
+    .m_rd_job_valid(tr_job_valid), .m_rd_job_ready(tr_job_ready), .m_rd_job(tr_job),
+    .s_rd_tdata(tr_tdata), .s_rd_tkeep(tr_tkeep), .s_rd_tvalid(tr_tvalid), .s_rd_tready(tr_tready),
+    .s_rd_tlast(tr_tlast),
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser,
+    .stat_out_segs
+  );
+
+  logic mem_err;
+  toe_tcp_mem_arb #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .N_WR(2), .N_RD(2), .ID_W(ID_W)) u_mem_arb (
+    .clk, .rst,
+    .s_awaddr(awaddr), .s_awlen(awlen), .s_awvalid(awvalid), .s_awready(awready),
+    .s_wdata(wdata), .s_wstrb(wstrb), .s_wlast(wlast), .s_wvalid(wvalid), .s_wready(wready),
+    .s_bvalid(bvalid), .s_araddr(araddr), .s_arlen(arlen), .s_arvalid(arvalid), .s_arready(arready),
+    .s_rdata(rdata), .s_rvalid(rvalid), .s_rready(rready),
+    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
+    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
+    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
+    .stat_mem_errors(mem_err)
+  );
+  assign stat_mem_errors = mem_err;
+endmodule

@@ -1,0 +1,957 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_core: the TCP protocol engine (RFC 9293, RFC 6298, RFC 5961 challenge ACKs,
+// RFC 6528 ISNs). It is the only writer of the per-session state table, and handles one
+// event at a time, so the RX and TX sides never race on a session:
+//   received segment (after a session-table lookup), app open/close/read/send requests,
+//   completions of ring writes (RX payload, app TX data) and ring reads (app reads),
+//   a session from the send queue (more data to send), and the timer scan (one session
+//   per scan event: retransmission/persist/TIME-WAIT timer and delayed ACK).
+// Each event reads the session's state, computes the new state and at most one of each
+// output (one segment command, one notification, one job per ring engine, two RX writer
+// jobs), and writes the state back. Events take 3 cycles (+3..4 for a segment lookup).
+// RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
+// bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
+// Notifications that must follow delivered data (peer FIN, closed, reset) travel as
+// 0-length marker jobs through the RX writer and are given when the marker completes; a
+// session returns to the free pool when it has ended and no ring job of it is in flight.
+// In-order only: a segment that does not start at RCV.NXT is dropped with a duplicate ACK.
+// Congestion control, fast retransmit, SACK, window scaling and timestamps are stage 3.
+module toe_tcp_core
+  import toe_pkg::*;
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned MAX_SESSIONS = 1024,
+  parameter int unsigned RING_BYTES   = 65536
+) (
+  input  logic          clk,
+  input  logic          rst,
+  input  logic [31:0]   now_us,            // free-running microsecond clock
+  input  logic [47:0]   cfg_mem_base,
+  input  logic [15:0]   cfg_mss,           // MSS we announce and the cap on the peer's
+  input  logic [31:0]   cfg_rto_init_us,
+  input  logic [31:0]   cfg_rto_min_us,
+  input  logic [31:0]   cfg_rto_max_us,
+  input  logic [3:0]    cfg_max_retries,   // retransmissions before the connection is aborted
+  input  logic [31:0]   cfg_delack_us,
+  input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
+  input  logic [31:0]   cfg_isn_key,
+  // received segments (payload frames are steered by m_steer)
+  input  logic          s_seg_valid,
+  output logic          s_seg_ready,
+  input  tcp_seg_t      s_seg,
+  output logic          m_steer_valid,     // one per segment: 1 = payload goes to the RX writer
+  input  logic          m_steer_ready,
+  output logic          m_steer_accept,
+  // session table
+  output logic          tab_req_valid,
+  input  logic          tab_req_ready,
+  output logic [1:0]    tab_req_op,
+  output logic [31:0]   tab_req_remote_ip,
+  output logic [15:0]   tab_req_remote_port,
+  output logic [15:0]   tab_req_local_port,
+  output logic          tab_req_alloc,
+  output sid_t          tab_req_session,
+  input  logic          tab_rsp_valid,
+  input  logic          tab_rsp_found,
+  input  logic          tab_rsp_new,
+  input  sid_t          tab_rsp_session,
+  input  logic [15:0]   tab_rsp_local_port,
+  // application requests
+  input  logic          open_req_valid,
+  output logic          open_req_ready,
+  input  tcp_open_req_t open_req,
+  output logic          open_rsp_valid,
+  input  logic          open_rsp_ready,
+  output tcp_open_rsp_t open_rsp,
+  input  logic          close_req_valid,
+  output logic          close_req_ready,
+  input  tcp_close_req_t close_req,
+  input  logic          rd_req_valid,
+  output logic          rd_req_ready,
+  input  tcp_rd_req_t   rd_req,
+  input  logic          tx_req_valid,
+  output logic          tx_req_ready,
+  input  tcp_tx_req_t   tx_req,
+  output logic          tx_rsp_valid,
+  input  logic          tx_rsp_ready,
+  output tcp_tx_rsp_t   tx_rsp,
+  output logic          notif_valid,
+  input  logic          notif_ready,
+  output tcp_notif_t    notif,
+  // ring engines: jobs out, completions in
+  output logic          m_rxw_job_valid,
+  input  logic          m_rxw_job_ready,
+  output tcp_ring_job_t m_rxw_job,
+  input  logic          s_rxw_done_valid,
+  output logic          s_rxw_done_ready,
+  input  tcp_ring_job_t s_rxw_done,
+  output logic          m_rd_job_valid,
+  input  logic          m_rd_job_ready,
+  output tcp_ring_job_t m_rd_job,
+  input  logic          s_rd_done_valid,
+  output logic          s_rd_done_ready,
+  input  tcp_ring_job_t s_rd_done,
+  output logic          m_txw_job_valid,
+  input  logic          m_txw_job_ready,
+  output tcp_ring_job_t m_txw_job,
+  input  logic          s_txw_done_valid,
+  output logic          s_txw_done_ready,
+  input  tcp_ring_job_t s_txw_done,
+  // segments to send
+  output logic          m_cmd_valid,
+  input  logic          m_cmd_ready,
+  output tcp_tx_cmd_t   m_cmd,
+  // counters (one-cycle pulses) and gauges
+  output logic          stat_active_opens,
+  output logic          stat_passive_opens,
+  output logic          stat_attempt_fails,
+  output logic          stat_estab_resets,
+  output logic          stat_out_rsts,
+  output logic          stat_retrans_segs,
+  output logic          stat_window_drops,   // unacceptable segments (answered with an ACK)
+  output logic          stat_challenge_acks,
+  output logic          stat_bad_flags,      // SYN+FIN, or no ACK in a synchronized state
+  output logic          stat_app_errors,     // refused reads, and requests for dead sessions
+  output logic [SID_W:0] curr_estab
+);
+  localparam int unsigned SW = $clog2(MAX_SESSIONS);
+  localparam logic [31:0] RING = 32'(RING_BYTES);
+  localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
+  localparam logic [1:0] OP_LOOKUP = 2'd0, OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
+  localparam logic [2:0] TAG_NONE = 3'd7;   // marker that notifies nobody
+
+  typedef enum logic [3:0] {
+    FREE, SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT,
+    CLOSE_WAIT, LAST_ACK, CLOSED
+  } tcp_state_e;
+
+  typedef struct packed {
+    tcp_state_e  state;
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+    logic [15:0] local_port;
+    logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
+    logic [15:0] snd_wnd;
+    logic [31:0] tx_app;     // end of TX ring bytes the app has been granted
+    logic [31:0] tx_done;    // end of TX ring bytes written to memory
+    logic [31:0] rcv_nxt;
+    logic [31:0] rx_done;    // end of RX ring bytes written to memory (and notified)
+    logic [31:0] rx_req;     // end of RX ring bytes the app asked for
+    logic [31:0] rx_read;    // end of RX ring bytes the app has read (frees the window)
+    logic [31:0] rcv_adv;    // right edge of the window we advertised
+    logic [15:0] mss;        // effective send MSS
+    logic [31:0] srtt, rttvar, rto;
+    logic        rtt_on;
+    logic [31:0] rtt_seq, rtt_t0;
+    logic [3:0]  retries;
+    logic        tmr_on;
+    logic [31:0] tmr_at;     // retransmission / persist / SYN / TIME-WAIT timer
+    logic        dack_on;
+    logic [31:0] dack_at;
+    logic        dack_one;   // one full segment received and not yet acknowledged
+    logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
+    logic        end_told;   // the final marker has completed (app told; id may be freed)
+  } sess_t;
+
+  function automatic logic is_estab(input tcp_state_e s);
+    return s == ESTABLISHED || s == CLOSE_WAIT;
+  endfunction
+  function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
+  function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
+  function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
+
+  // ---------------- state table (one writer: this module) ----------------
+  sess_t mem [MAX_SESSIONS];
+  sess_t rd_sess;
+  logic [SW-1:0] rd_addr, wr_addr;
+  logic wr_en;
+  sess_t wr_sess;
+  always_ff @(posedge clk) begin
+    if (wr_en) mem[wr_addr] <= wr_sess;
+    rd_sess <= mem[rd_addr];
+  end
+
+  // ---------------- output queues ----------------
+  logic q_cmd_ready, q_notif_ready, q_rxw_ready, q_rd_ready, q_txw_ready, q_steer_ready,
+        q_txrsp_ready, q_openrsp_ready;
+  logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
+  logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq;
+  tcp_tx_cmd_t cmd;
+  tcp_notif_t nt;
+  tcp_ring_job_t rxw, rxw2_reg, rdj, txw;
+  tcp_tx_rsp_t txr;
+  tcp_open_rsp_t opr;
+  logic steer_accept;
+  logic push_rxw2;
+  logic sq_valid, sq_pop;
+  logic [SW-1:0] sq_sid;
+
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_q_cmd (.clk, .rst, .s_data(cmd), .s_valid(do_cmd),
+    .s_ready(q_cmd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_cmd), .m_valid(m_cmd_valid),
+    .m_ready(m_cmd_ready), .uncommitted());
+  toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),
+    .s_ready(q_notif_ready), .commit(1'b0), .rewind(1'b0), .m_data(notif), .m_valid(notif_valid),
+    .m_ready(notif_ready), .uncommitted());
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst, .s_data(push_rxw2 ? rxw2_reg : rxw),
+    .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
+    .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_rd (.clk, .rst, .s_data(rdj), .s_valid(do_rd),
+    .s_ready(q_rd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_rd_job), .m_valid(m_rd_job_valid),
+    .m_ready(m_rd_job_ready), .uncommitted());
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_txw (.clk, .rst, .s_data(txw), .s_valid(do_txw),
+    .s_ready(q_txw_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_txw_job), .m_valid(m_txw_job_valid),
+    .m_ready(m_txw_job_ready), .uncommitted());
+  toe_fifo #(.WIDTH(1), .DEPTH(32)) u_q_steer (.clk, .rst, .s_data(steer_accept), .s_valid(do_steer),
+    .s_ready(q_steer_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_steer_accept),
+    .m_valid(m_steer_valid), .m_ready(m_steer_ready), .uncommitted());
+  toe_fifo #(.WIDTH($bits(tcp_tx_rsp_t)), .DEPTH(4)) u_q_txrsp (.clk, .rst, .s_data(txr), .s_valid(do_txrsp),
+    .s_ready(q_txrsp_ready), .commit(1'b0), .rewind(1'b0), .m_data(tx_rsp), .m_valid(tx_rsp_valid),
+    .m_ready(tx_rsp_ready), .uncommitted());
+  toe_fifo #(.WIDTH($bits(tcp_open_rsp_t)), .DEPTH(4)) u_q_openrsp (.clk, .rst, .s_data(opr),
+    .s_valid(do_openrsp), .s_ready(q_openrsp_ready), .commit(1'b0), .rewind(1'b0), .m_data(open_rsp),
+    .m_valid(open_rsp_valid), .m_ready(open_rsp_ready), .uncommitted());
+  // Send queue: sessions with more to send; each session is in it at most once.
+  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(wr_addr), .s_valid(do_sendq),
+    .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
+    .uncommitted());
+
+  always_ff @(posedge clk) begin
+    rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);
+    if (rst) rxw_count_reg <= '0;
+  end
+  wire room = q_cmd_ready && q_notif_ready && rxw_count_reg <= 5'd13 && q_rd_ready && q_txw_ready &&
+              q_steer_ready && q_txrsp_ready && q_openrsp_ready;
+
+  // ---------------- event selection ----------------
+  typedef enum logic [3:0] {
+    EV_RXW_DONE, EV_RD_DONE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
+    EV_SENDQ, EV_TIMER
+  } event_e;
+  localparam int unsigned N_EV = 10;
+  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_READ, ST_EXEC, ST_RXW2, ST_RELEASE} state_e;
+  state_e state_reg;
+  event_e ev_reg;
+  logic [3:0] last_ev_reg;
+  logic [SW:0] init_reg;
+  logic [SW-1:0] sid_reg, scan_reg;
+  logic new_reg, found_reg;
+  logic [15:0] tab_lport_reg;
+  tcp_seg_t seg_reg;
+  tcp_open_req_t open_reg;
+  tcp_close_req_t close_reg;
+  tcp_rd_req_t rdq_reg;
+  tcp_tx_req_t txq_reg;
+  tcp_ring_job_t done_reg;
+  logic release_reg;
+  sess_t rel_sess_reg;
+
+  logic [N_EV-1:0] ev_valid;
+  assign ev_valid = {1'b1, sq_valid, s_seg_valid, tx_req_valid, rd_req_valid, close_req_valid,
+                     open_req_valid, s_txw_done_valid, s_rd_done_valid, s_rxw_done_valid};
+  logic ev_any;
+  event_e ev_pick;
+  always_comb begin
+    ev_any = 1'b0;
+    ev_pick = EV_TIMER;
+    for (int k = N_EV; k >= 1; k--) begin
+      int i;
+      i = (int'(last_ev_reg) + k) % N_EV;
+      if (ev_valid[i]) begin
+        ev_any = 1'b1;
+        ev_pick = event_e'(i);
+      end
+    end
+  end
+  wire start = state_reg == ST_IDLE && ev_any && room;
+
+  assign s_rxw_done_ready = start && ev_pick == EV_RXW_DONE;
+  assign s_rd_done_ready  = start && ev_pick == EV_RD_DONE;
+  assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
+  assign open_req_ready   = start && ev_pick == EV_OPEN;
+  assign close_req_ready  = start && ev_pick == EV_CLOSE;
+  assign rd_req_ready     = start && ev_pick == EV_RD_REQ;
+  assign tx_req_ready     = start && ev_pick == EV_TX_REQ;
+  assign s_seg_ready      = start && ev_pick == EV_SEG;
+  assign sq_pop           = start && ev_pick == EV_SENDQ;
+
+  // session table requests: lookups/opens from ST_LOOKUP, releases from ST_RELEASE
+  wire seg_syn_only = seg_reg.flags[F_SYN] && !seg_reg.flags[F_ACK] && !seg_reg.flags[F_RST] &&
+                      !seg_reg.flags[F_FIN];
+  assign tab_req_valid = state_reg == ST_LOOKUP || state_reg == ST_RELEASE;
+  assign tab_req_op = state_reg == ST_RELEASE ? OP_RELEASE : (ev_reg == EV_OPEN ? OP_OPEN : OP_LOOKUP);
+  assign tab_req_remote_ip = state_reg == ST_RELEASE ? rel_sess_reg.remote_ip :
+                             (ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip);
+  assign tab_req_remote_port = state_reg == ST_RELEASE ? rel_sess_reg.remote_port :
+                               (ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port);
+  assign tab_req_local_port = state_reg == ST_RELEASE ? rel_sess_reg.local_port : seg_reg.local_port;
+  assign tab_req_alloc = seg_syn_only;
+  assign tab_req_session = SID_W'(sid_reg);
+
+  // ---------------- the event step ----------------
+  sess_t s, ns;
+  tcp_seg_t g;
+  assign s = rd_sess;
+  assign g = seg_reg;
+  logic release_now;
+  logic end_marker;        // the connection ends in this step: queue the final marker
+  logic [2:0] end_tag;     // the notification the marker gives
+  wire exec = state_reg == ST_EXEC;
+  // the step writes the session back (not for segments and opens that found none)
+  wire writes = exec && found_reg;
+  logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr;
+
+  // What to send, decided during the step and built at its end (with the final window).
+  typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
+  send_e send;
+  logic [31:0] send_seq, rst_ack;
+  logic [15:0] send_len;
+  logic rst_with_ack;
+
+  wire [31:0] isn = (now_us >> 2) + mix32(cfg_isn_key ^ mix32(g.remote_ip ^ {g.remote_port, g.local_port}));
+  wire [31:0] isn_open = (now_us >> 2) + mix32(cfg_isn_key ^ mix32(open_reg.remote_ip ^ {open_reg.remote_port, tab_lport_reg}));
+  wire [15:0] peer_mss = g.mss == '0 ? 16'd536 : g.mss;
+
+  // RFC 6298 estimator update with sample r (microseconds).
+  function automatic sess_t rtt_update(input sess_t x, input logic [31:0] r, input logic [31:0] mn, mx);
+    sess_t y = x;
+    logic [31:0] diff, rto;
+    if (x.srtt == '0) begin
+      y.srtt = umax(r, 32'd1);
+      y.rttvar = umax(r, 32'd1) >> 1;
+    end else begin
+      diff = x.srtt > r ? x.srtt - r : r - x.srtt;
+      y.rttvar = x.rttvar - (x.rttvar >> 2) + (diff >> 2);
+      y.srtt = x.srtt - (x.srtt >> 3) + (r >> 3);
+    end
+    rto = y.srtt + umax(32'd1, y.rttvar << 2);
+    y.rto = umin(umax(rto, mn), mx);
+    return y;
+  endfunction
+
+  // Receive-window right edge with receiver silly-window avoidance (RFC 1122 4.2.3.3):
+  // the edge moves only in steps of at least min(ring/2, MSS), and never back.
+  function automatic logic [31:0] adv_edge(input sess_t x);
+    logic [31:0] lim, edge_max, step;
+    edge_max = x.rx_read + RING;
+    lim = x.rcv_nxt + MAX_WIN;
+    if (seq_lt(lim, edge_max)) edge_max = lim;
+    step = umin(RING >> 1, 32'(x.mss));
+    if (seq_lt(x.rcv_adv, edge_max) && (edge_max - x.rcv_adv >= step || x.rcv_adv == x.rcv_nxt))
+      return edge_max;
+    return x.rcv_adv;
+  endfunction
+
+  always_comb begin
+    logic [31:0] seglen, wnd, avail, usable, n, data_end;
+    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet;
+    ns = s;
+    send = SEND_NONE;
+    send_seq = s.snd_nxt;
+    send_len = '0;
+    rst_ack = '0;
+    rst_with_ack = 1'b0;
+    do_notif = 1'b0;
+    nt = '{session: SID_W'(sid_reg), kind: NOTIF_DATA, length: '0, remote_ip: s.remote_ip,
+           remote_port: s.remote_port, local_port: s.local_port};
+    do_rxw = 1'b0;
+    do_rxw2 = 1'b0;
+    rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
+            offset: g.seq, length: '0};
+    do_rd = 1'b0;
+    rdj = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
+            offset: s.rx_req, length: 17'(rdq_reg.length)};
+    do_txw = 1'b0;
+    txw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b1, RING_BYTES),
+            offset: s.tx_app, length: 17'(txq_reg.length)};
+    do_steer = 1'b0;
+    steer_accept = 1'b0;
+    do_txrsp = 1'b0;
+    txr = '{session: txq_reg.session, status: TX_NOT_CONNECTED, space: '0};
+    do_openrsp = 1'b0;
+    opr = '{session: SID_W'(sid_reg), local_port: tab_lport_reg, ok: 1'b0};
+    do_sendq = 1'b0;
+    release_now = 1'b0;
+    {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr} = '0;
+    stop = 1'b0;
+    ack_now = 1'b0;
+    try_send = 1'b0;
+    end_marker = 1'b0;
+    end_tag = TAG_NONE;
+    seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
+    wnd = pos(s.rcv_adv - s.rcv_nxt);
+    avail = '0; usable = '0; n = '0; data_end = '0; acceptable = 1'b0; fin_acked = 1'b0;
+
+    unique case (ev_reg)
+      // ---- a received segment ----
+      EV_SEG: begin
+        do_steer = 1'b1;
+        if (g.flags[F_SYN] && g.flags[F_FIN]) begin
+          c_badflags = 1'b1;
+        end else if (new_reg) begin
+          // passive open: SYN to a listened port, new session
+          ns = '0;
+          ns.state = SYN_RCVD;
+          ns.remote_ip = g.remote_ip;
+          ns.remote_port = g.remote_port;
+          ns.local_port = g.local_port;
+          ns.snd_una = isn;
+          ns.snd_nxt = isn + 1;
+          ns.snd_max = isn + 1;
+          ns.tx_app = isn + 1;
+          ns.tx_done = isn + 1;
+          ns.snd_wnd = g.window;
+          ns.snd_wl1 = g.seq;
+          ns.snd_wl2 = isn;
+          ns.rcv_nxt = g.seq + 1;
+          ns.rx_done = g.seq + 1;
+          ns.rx_req = g.seq + 1;
+          ns.rx_read = g.seq + 1;
+          ns.rcv_adv = g.seq + 1 + MAX_WIN;
+          ns.mss = peer_mss < cfg_mss ? peer_mss : cfg_mss;
+          ns.rto = cfg_rto_init_us;
+          ns.tmr_on = 1'b1;
+          ns.tmr_at = now_us + cfg_rto_init_us;
+          send = SEND_SYNACK;
+          c_passive = 1'b1;
+        end else if (!found_reg || s.state == FREE || s.state == CLOSED) begin
+          // no connection: RST unless it is one (RFC 9293 3.10.7.1)
+          if (!g.flags[F_RST]) begin
+            send = SEND_RST;
+            if (g.flags[F_ACK]) send_seq = g.ack;
+            else begin
+              send_seq = '0;
+              rst_ack = g.seq + seglen;
+              rst_with_ack = 1'b1;
+            end
+          end
+        end else if (s.state == SYN_SENT) begin
+          if (g.flags[F_ACK] && g.ack != s.snd_max) begin
+            if (!g.flags[F_RST]) begin
+              send = SEND_RST;
+              send_seq = g.ack;
+            end
+          end else if (g.flags[F_RST]) begin
+            if (g.flags[F_ACK]) begin
+              ns.state = CLOSED;
+              end_marker = 1'b1;
+              end_tag = 3'(NOTIF_FAILED);
+              c_fail = 1'b1;
+            end
+          end else if (g.flags[F_SYN]) begin
+            ns.rcv_nxt = g.seq + 1;
+            ns.rx_done = g.seq + 1;
+            ns.rx_req = g.seq + 1;
+            ns.rx_read = g.seq + 1;
+            ns.rcv_adv = g.seq + 1 + MAX_WIN;
+            ns.mss = peer_mss < cfg_mss ? peer_mss : cfg_mss;
+            ns.snd_wnd = g.window;
+            ns.snd_wl1 = g.seq;
+            ns.snd_wl2 = g.ack;
+            if (g.flags[F_ACK]) begin
+              ns.snd_una = g.ack;
+              ns.state = ESTABLISHED;
+              ns.retries = '0;
+              ns.tmr_on = 1'b0;
+              if (s.rtt_on) begin
+                ns = rtt_update(ns, now_us - s.rtt_t0, cfg_rto_min_us, cfg_rto_max_us);
+                ns.rtt_on = 1'b0;
+              end
+              do_notif = 1'b1;
+              nt.kind = NOTIF_NEW;
+              send = SEND_ACK;
+            end else begin
+              ns.state = SYN_RCVD;   // simultaneous open
+              send = SEND_SYNACK;
+            end
+          end
+        end else if (s.state == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && g.seq + 1 == s.rcv_nxt) begin
+          send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
+        end else begin
+          // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
+          if (seglen == '0)
+            acceptable = wnd == '0 ? g.seq == s.rcv_nxt : (g.seq - s.rcv_nxt) < wnd;
+          else
+            acceptable = wnd != '0 && ((g.seq - s.rcv_nxt) < wnd || (g.seq + seglen - 1 - s.rcv_nxt) < wnd);
+          if (!acceptable) begin
+            c_wdrop = 1'b1;
+            if (!g.flags[F_RST]) send = SEND_ACK;
+            if (s.state == TIME_WAIT && g.flags[F_FIN]) ns.tmr_at = now_us + cfg_time_wait_us;
+          end else if (g.flags[F_RST]) begin
+            if (g.seq == s.rcv_nxt) begin
+              ns.state = CLOSED;
+              end_marker = 1'b1;
+              end_tag = s.state == SYN_RCVD ? TAG_NONE : 3'(NOTIF_RESET);
+              c_fail = s.state == SYN_RCVD;
+              c_estab_rst = is_estab(s.state);
+            end else begin
+              send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
+              c_chall = 1'b1;
+            end
+          end else if (g.flags[F_SYN]) begin
+            send = SEND_ACK;         // RFC 5961 4.2 challenge ACK
+            c_chall = 1'b1;
+          end else if (!g.flags[F_ACK]) begin
+            c_badflags = 1'b1;
+          end else begin
+            // ---- ACK ----
+            if (s.state == SYN_RCVD) begin
+              if (seq_lt(s.snd_una, g.ack) && seq_le(g.ack, s.snd_max)) begin
+                ns.state = ESTABLISHED;
+                do_notif = 1'b1;
+                nt.kind = NOTIF_NEW;
+              end else begin
+                send = SEND_RST;
+                send_seq = g.ack;
+                stop = 1'b1;
+              end
+            end
+            if (!stop && seq_lt(s.snd_max, g.ack)) begin
+              send = SEND_ACK;       // acknowledges something never sent
+              c_wdrop = 1'b1;
+              stop = 1'b1;
+            end
+            if (!stop) begin
+              if (seq_lt(s.snd_una, g.ack)) begin
+                ns.snd_una = g.ack;
+                ns.retries = '0;
+                if (s.rtt_on && seq_lt(s.rtt_seq, g.ack)) begin
+                  ns = rtt_update(ns, now_us - s.rtt_t0, cfg_rto_min_us, cfg_rto_max_us);
+                  ns.rtt_on = 1'b0;
+                end
+                ns.tmr_on = g.ack != s.snd_max;
+                ns.tmr_at = now_us + ns.rto;
+                if (seq_lt(s.snd_nxt, g.ack)) ns.snd_nxt = g.ack;
+              end
+              if (seq_lt(s.snd_wl1, g.seq) || (s.snd_wl1 == g.seq && seq_le(s.snd_wl2, g.ack))) begin
+                ns.snd_wnd = g.window;
+                ns.snd_wl1 = g.seq;
+                ns.snd_wl2 = g.ack;
+              end
+              fin_acked = s.fin_sent && ns.snd_una == s.snd_max;
+              if (fin_acked) ns.tmr_on = 1'b0;
+              unique case (ns.state)
+                FIN_WAIT_1: if (fin_acked) ns.state = FIN_WAIT_2;
+                CLOSING: if (fin_acked) begin
+                  ns.state = TIME_WAIT;
+                  ns.tmr_on = 1'b1;
+                  ns.tmr_at = now_us + cfg_time_wait_us;
+                  end_marker = 1'b1;
+                  end_tag = 3'(NOTIF_CLOSED);
+                end
+                LAST_ACK: if (fin_acked) begin
+                  ns.state = CLOSED;
+                  end_marker = 1'b1;
+                  end_tag = 3'(NOTIF_CLOSED);
+                  stop = 1'b1;
+                end
+                TIME_WAIT: if (g.flags[F_FIN]) begin
+                  ns.tmr_at = now_us + cfg_time_wait_us;
+                  send = SEND_ACK;
+                  stop = 1'b1;
+                end
+                default: ;
+              endcase
+            end
+            // ---- payload ----
+            data_end = s.rcv_nxt;
+            if (!stop && g.length != '0) begin
+              if (ns.state == ESTABLISHED || ns.state == FIN_WAIT_1 || ns.state == FIN_WAIT_2) begin
+                if (g.seq == s.rcv_nxt && 32'(g.length) <= wnd) begin
+                  steer_accept = 1'b1;
+                  do_rxw = 1'b1;
+                  rxw.length = 17'(g.length);
+                  ns.rcv_nxt = s.rcv_nxt + 32'(g.length);
+                  data_end = ns.rcv_nxt;
+                  if (s.dack_one || g.flags[F_PSH] || g.length < ns.mss) ack_now = 1'b1;
+                  else begin
+                    ns.dack_one = 1'b1;
+                    if (!s.dack_on) begin
+                      ns.dack_on = 1'b1;
+                      ns.dack_at = now_us + cfg_delack_us;
+                    end
+                  end
+                end else begin
+                  ack_now = 1'b1;    // out of order or past the window: dropped, duplicate ACK
+                  c_wdrop = 1'b1;
+                end
+              end
+            end
+            // ---- FIN ----
+            if (!stop && g.flags[F_FIN] && g.seq + 32'(g.length) == data_end && !s.fin_rcvd) begin
+              ns.rcv_nxt = data_end + 1;
+              ns.fin_rcvd = 1'b1;
+              ack_now = 1'b1;
+              unique case (ns.state)
+                ESTABLISHED: begin
+                  ns.state = CLOSE_WAIT;
+                  end_marker = 1'b1;
+                  end_tag = 3'(NOTIF_PEER_FIN);
+                end
+                FIN_WAIT_1: begin
+                  ns.state = CLOSING;
+                  end_marker = 1'b1;
+                  end_tag = 3'(NOTIF_PEER_FIN);
+                end
+                FIN_WAIT_2: begin
+                  ns.state = TIME_WAIT;
+                  ns.tmr_on = 1'b1;
+                  ns.tmr_at = now_us + cfg_time_wait_us;
+                  end_marker = 1'b1;
+                  end_tag = 3'(NOTIF_CLOSED);
+                end
+                default: ;
+              endcase
+            end
+            if (!stop) try_send = 1'b1;
+          end
+        end
+      end
+
+      // ---- app: active open ----
+      EV_OPEN: begin
+        do_openrsp = 1'b1;
+        if (found_reg) begin
+          ns = '0;
+          ns.state = SYN_SENT;
+          ns.remote_ip = open_reg.remote_ip;
+          ns.remote_port = open_reg.remote_port;
+          ns.local_port = tab_lport_reg;
+          ns.snd_una = isn_open;
+          ns.snd_nxt = isn_open + 1;
+          ns.snd_max = isn_open + 1;
+          ns.tx_app = isn_open + 1;
+          ns.tx_done = isn_open + 1;
+          ns.mss = cfg_mss;
+          ns.rto = cfg_rto_init_us;
+          ns.tmr_on = 1'b1;
+          ns.tmr_at = now_us + cfg_rto_init_us;
+          ns.rtt_on = 1'b1;
+          ns.rtt_seq = isn_open;
+          ns.rtt_t0 = now_us;
+          opr.ok = 1'b1;
+          send = SEND_SYN;
+          send_seq = isn_open;
+          c_active = 1'b1;
+        end
+      end
+
+      // ---- app: close or abort ----
+      EV_CLOSE: begin
+        if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) c_apperr = 1'b1;
+        else if (close_reg.abort || s.state == SYN_SENT) begin
+          if (s.state != SYN_SENT) begin
+            send = SEND_RST;
+            c_estab_rst = is_estab(s.state);
+          end
+          ns.state = CLOSED;
+          end_marker = 1'b1;
+          end_tag = 3'(NOTIF_RESET);
+        end else begin
+          ns.close_req = 1'b1;
+          try_send = 1'b1;
+        end
+      end
+
+      // ---- app: read request ----
+      EV_RD_REQ: begin
+        do_rd = 1'b1;
+        if (s.state != FREE && !s.end_told && rdq_reg.length != '0 &&
+            32'(rdq_reg.length) <= s.rx_done - s.rx_req) begin
+          ns.rx_req = s.rx_req + 32'(rdq_reg.length);
+        end else begin
+          rdj.length = '0;           // refused: rx_meta with length 0, no data
+          c_apperr = 1'b1;
+        end
+      end
+
+      // ---- app: send request ----
+      EV_TX_REQ: begin
+        do_txrsp = 1'b1;
+        avail = RING - (s.tx_app - s.snd_una);
+        if (!is_estab(s.state) || s.close_req || s.ended) begin
+          txr.status = TX_NOT_CONNECTED;
+          c_apperr = 1'b1;
+        end else if (txq_reg.length == '0 || 32'(txq_reg.length) > avail) begin
+          txr.status = TX_NO_SPACE;
+          txr.space = 17'(avail);
+        end else begin
+          txr.status = TX_ACCEPTED;
+          txr.space = 17'(avail - 32'(txq_reg.length));
+          ns.tx_app = s.tx_app + 32'(txq_reg.length);
+          do_txw = 1'b1;
+        end
+      end
+
+      // ---- completions ----
+      EV_RXW_DONE: begin
+        if (done_reg.length != '0) begin
+          ns.rx_done = s.rx_done + 32'(done_reg.length);
+          if (!s.ended) begin
+            do_notif = 1'b1;
+            nt.length = 16'(done_reg.length);
+          end
+        end else begin
+          if (done_reg.tag != TAG_NONE) begin
+            do_notif = 1'b1;
+            nt.kind = tcp_notif_kind_e'(done_reg.tag);
+          end
+          if (done_reg.tag != 3'(NOTIF_PEER_FIN)) ns.end_told = 1'b1;
+        end
+      end
+      EV_RD_DONE: begin
+        ns.rx_read = s.rx_read + 32'(done_reg.length);
+        // window update when the window was under half the ring and opens by a step
+        if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
+          if (wnd < (RING >> 1) && adv_edge(ns) != s.rcv_adv) ack_now = 1'b1;
+      end
+      EV_TXW_DONE: begin
+        ns.tx_done = s.tx_done + 32'(done_reg.length);
+        try_send = 1'b1;
+      end
+
+      // ---- send queue ----
+      EV_SENDQ: begin
+        ns.in_sendq = 1'b0;
+        try_send = 1'b1;
+      end
+
+      // ---- timer scan ----
+      EV_TIMER: begin
+        if (s.state != FREE && s.state != CLOSED && s.tmr_on && seq_le(s.tmr_at, now_us)) begin
+          if (s.state == TIME_WAIT) begin
+            ns.state = CLOSED;
+            ns.tmr_on = 1'b0;
+          end else if (s.snd_wnd == '0 && s.snd_una == s.snd_max && s.tx_done != s.snd_nxt) begin
+            // persist: probe the closed window (an ACK below the window elicits its size)
+            send = SEND_PROBE;
+            ns.rto = umin(s.rto << 1, cfg_rto_max_us);
+            ns.tmr_at = now_us + ns.rto;
+          end else if (s.snd_una == s.snd_max) begin
+            ns.tmr_on = 1'b0;
+          end else if (s.retries >= cfg_max_retries) begin
+            ns.state = CLOSED;
+            end_marker = 1'b1;
+            end_tag = s.state == SYN_SENT ? 3'(NOTIF_FAILED) : (s.state == SYN_RCVD ? TAG_NONE : 3'(NOTIF_RESET));
+            if (s.state != SYN_SENT) send = SEND_RST;
+            c_fail = s.state == SYN_SENT || s.state == SYN_RCVD;
+            c_estab_rst = is_estab(s.state);
+          end else begin
+            c_retrans = 1'b1;
+            ns.retries = s.retries + 1'b1;
+            ns.rto = umin(s.rto << 1, cfg_rto_max_us);
+            ns.tmr_at = now_us + ns.rto;
+            ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
+            ns.snd_nxt = s.snd_una;  // go back N
+            if (s.state == SYN_SENT) begin
+              send = SEND_SYN;
+              send_seq = s.snd_una;
+            end else if (s.state == SYN_RCVD) begin
+              send = SEND_SYNACK;
+            end else try_send = 1'b1;
+          end
+        end else if (s.state != FREE && s.state != CLOSED && s.dack_on && seq_le(s.dack_at, now_us)) begin
+          ack_now = 1'b1;
+        end
+      end
+      default: ;
+    endcase
+
+    // ---- transmit: data, then FIN, else arm the persist timer ----
+    if (try_send && send == SEND_NONE && ns.state != FREE && ns.state != CLOSED &&
+        ns.state != SYN_SENT && ns.state != SYN_RCVD && ns.state != TIME_WAIT) begin
+      avail = pos(ns.tx_done - ns.snd_nxt);
+      usable = pos(ns.snd_una + 32'(ns.snd_wnd) - ns.snd_nxt);
+      n = umin(umin(32'(ns.mss), avail), usable);
+      if (n != '0) begin
+        send = SEND_DATA;
+        send_seq = ns.snd_nxt;
+        send_len = 16'(n);
+        if (!ns.rtt_on && ns.snd_nxt == ns.snd_max) begin
+          ns.rtt_on = 1'b1;
+          ns.rtt_seq = ns.snd_nxt;
+          ns.rtt_t0 = now_us;
+        end
+        ns.snd_nxt = ns.snd_nxt + n;
+        if (seq_lt(ns.snd_max, ns.snd_nxt)) ns.snd_max = ns.snd_nxt;
+        if (!ns.tmr_on) begin
+          ns.tmr_on = 1'b1;
+          ns.tmr_at = now_us + ns.rto;
+        end
+        if (avail > n && usable > n && !ns.in_sendq) begin
+          ns.in_sendq = 1'b1;
+          do_sendq = 1'b1;
+        end
+      end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.tx_done == ns.tx_app &&
+                   is_estab(ns.state)) begin
+        send = SEND_FIN;
+        send_seq = ns.snd_nxt;
+        ns.snd_nxt = ns.snd_nxt + 1;
+        ns.snd_max = ns.snd_nxt;
+        ns.fin_sent = 1'b1;
+        ns.state = ns.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
+        if (!ns.tmr_on) begin
+          ns.tmr_on = 1'b1;
+          ns.tmr_at = now_us + ns.rto;
+        end
+      end else if (ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.snd_max == ns.tx_done + 1) begin
+        send = SEND_FIN;             // FIN retransmission after going back
+        send_seq = ns.snd_nxt;
+        ns.snd_nxt = ns.snd_nxt + 1;
+      end else if (avail != '0 && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max && !ns.tmr_on) begin
+        ns.tmr_on = 1'b1;            // persist timer
+        ns.tmr_at = now_us + ns.rto;
+      end
+    end
+    if (ack_now && send == SEND_NONE) send = SEND_ACK;
+    if (send != SEND_NONE && send != SEND_RST) begin
+      ns.dack_on = 1'b0;
+      ns.dack_one = 1'b0;
+    end
+
+    // ---- end of the connection: the marker carries the notification ----
+    if (end_marker) begin
+      ns.ended = 1'b1;
+      ns.close_req = 1'b1;
+      if (do_rxw) do_rxw2 = 1'b1;
+      else do_rxw = 1'b1;
+    end
+    // ---- release when ended, told, and no ring job in flight ----
+    rx_quiet = ns.rx_read == ns.rx_req;
+    quiet = rx_quiet && ns.tx_done == ns.tx_app;
+    if (found_reg && ns.state == CLOSED && ns.end_told && quiet) begin
+      release_now = 1'b1;
+      ns.state = FREE;
+    end
+
+    // ---- build the segment command ----
+    if (send != SEND_NONE && send != SEND_RST) ns.rcv_adv = adv_edge(ns);
+    cmd = '{session: SID_W'(sid_reg), remote_ip: ns.remote_ip, remote_port: ns.remote_port,
+            local_port: ns.local_port, seq: send_seq, ack: ns.rcv_nxt, flags: 8'd0,
+            window: 16'(pos(ns.rcv_adv - ns.rcv_nxt)), length: '0, mss: '0};
+    unique case (send)
+      SEND_ACK:    cmd.flags = 8'h10;
+      SEND_DATA:   begin
+        cmd.flags = (send_seq + 32'(send_len) == ns.tx_done) ? 8'h18 : 8'h10;
+        cmd.length = send_len;
+      end
+      SEND_SYN:    begin cmd.flags = 8'h02; cmd.mss = cfg_mss; cmd.ack = '0; cmd.window = 16'(MAX_WIN); end
+      SEND_SYNACK: begin cmd.flags = 8'h12; cmd.mss = cfg_mss; cmd.seq = ns.snd_una; end
+      SEND_FIN:    cmd.flags = 8'h11;
+      SEND_PROBE:  begin cmd.flags = 8'h10; cmd.seq = ns.snd_una - 1; end
+      SEND_RST:    begin
+        if (ev_reg == EV_SEG && (!found_reg || s.state == FREE || s.state == CLOSED || s.state == SYN_SENT ||
+                                 s.state == SYN_RCVD)) begin
+          cmd.remote_ip = g.remote_ip;
+          cmd.remote_port = g.remote_port;
+          cmd.local_port = g.local_port;
+        end
+        cmd.flags = rst_with_ack ? 8'h14 : 8'h04;
+        cmd.ack = rst_with_ack ? rst_ack : '0;
+        cmd.window = '0;
+        c_rst = 1'b1;
+      end
+      default: ;
+    endcase
+    do_cmd = send != SEND_NONE;
+    if (end_marker && !do_rxw2) begin
+      rxw.length = '0;
+      rxw.tag = end_tag;
+    end
+    if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp,
+                do_sendq, release_now} = '0;
+  end
+
+  // second RX writer job of an event (payload and then the end marker)
+  always_ff @(posedge clk) begin
+    if (exec && do_rxw2) begin
+      rxw2_reg <= rxw;
+      rxw2_reg.length <= '0;
+      rxw2_reg.tag <= end_tag;
+    end
+  end
+  assign push_rxw2 = state_reg == ST_RXW2;
+
+  // ---------------- sequencing ----------------
+  assign wr_en = state_reg == ST_INIT || writes;
+  assign wr_addr = state_reg == ST_INIT ? SW'(init_reg) : sid_reg;
+  always_comb begin
+    wr_sess = ns;
+    if (state_reg == ST_INIT) wr_sess = '0;
+  end
+  assign rd_addr = state_reg == ST_WAIT ? SW'(tab_rsp_session) : sid_reg;
+  wire [SW-1:0] pick_sid =
+    ev_pick == EV_RXW_DONE ? SW'(s_rxw_done.session) :
+    ev_pick == EV_RD_DONE  ? SW'(s_rd_done.session) :
+    ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
+    ev_pick == EV_CLOSE    ? SW'(close_req.session) :
+    ev_pick == EV_RD_REQ   ? SW'(rd_req.session) :
+    ev_pick == EV_TX_REQ   ? SW'(tx_req.session) :
+    ev_pick == EV_SENDQ    ? sq_sid : scan_reg;
+
+  always_ff @(posedge clk) begin
+    unique case (state_reg)
+      ST_INIT: begin
+        init_reg <= init_reg + 1'b1;
+        if (init_reg == (SW+1)'(MAX_SESSIONS - 1)) state_reg <= ST_IDLE;
+      end
+      ST_IDLE: if (start) begin
+        ev_reg <= ev_pick;
+        last_ev_reg <= 4'(ev_pick);
+        sid_reg <= pick_sid;
+        found_reg <= 1'b1;
+        new_reg <= 1'b0;
+        if (ev_pick == EV_TIMER) scan_reg <= scan_reg + 1'b1;
+        seg_reg <= s_seg;
+        open_reg <= open_req;
+        close_reg <= close_req;
+        rdq_reg <= rd_req;
+        txq_reg <= tx_req;
+        unique case (ev_pick)
+          EV_RXW_DONE: done_reg <= s_rxw_done;
+          EV_RD_DONE:  done_reg <= s_rd_done;
+          default:     done_reg <= s_txw_done;
+        endcase
+        state_reg <= (ev_pick == EV_SEG || ev_pick == EV_OPEN) ? ST_LOOKUP : ST_READ;
+      end
+      ST_LOOKUP: if (tab_req_ready) state_reg <= ST_WAIT;
+      ST_WAIT: if (tab_rsp_valid) begin
+        sid_reg <= SW'(tab_rsp_session);
+        found_reg <= tab_rsp_found;
+        new_reg <= tab_rsp_new;
+        tab_lport_reg <= tab_rsp_local_port;
+        state_reg <= ST_EXEC;
+      end
+      ST_READ: state_reg <= ST_EXEC;
+      ST_EXEC: begin
+        rel_sess_reg <= ns;
+        release_reg <= release_now;
+        state_reg <= do_rxw2 ? ST_RXW2 : (release_now ? ST_RELEASE : ST_IDLE);
+      end
+      ST_RXW2: state_reg <= release_reg ? ST_RELEASE : ST_IDLE;
+      ST_RELEASE: if (tab_req_ready) state_reg <= ST_IDLE;
+      default: state_reg <= ST_IDLE;
+    endcase
+    if (rst) begin
+      state_reg <= ST_INIT;
+      init_reg <= '0;
+      scan_reg <= '0;
+      last_ev_reg <= '0;
+    end
+  end
+
+  // ---------------- counters and the established gauge ----------------
+  always_ff @(posedge clk) begin
+    {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
+     stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors} <=
+      exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr} : '0;
+    if (writes) begin
+      if (!is_estab(s.state) && is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab + 1'b1;
+      if (is_estab(s.state) && !is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab - 1'b1;
+    end
+    if (rst) begin
+      {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
+       stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors} <= '0;
+      curr_estab <= '0;
+    end
+  end
+endmodule

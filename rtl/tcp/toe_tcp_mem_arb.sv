@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_mem_arb: shares one AXI4 master among N_WR burst writers and N_RD burst
+// readers (the ring writers and readers). Writes: a writer is granted for one burst, its
+// AW first and then its W beats up to wlast; grants rotate. AWID/ARID carry the client
+// index, and B and R are returned to the client named by BID/RID (the slave may
+// interleave read bursts of different IDs). Reads: one AR per grant, round robin.
+// Bursts are INCR of full-width beats; AWSIZE/ARSIZE are log2(DATA_W/8).
+// Timing: combinational grant; the AW of a burst and its first W beat may share a cycle.
+module toe_tcp_mem_arb #(
+  parameter int unsigned DATA_W = 64,
+  parameter int unsigned ADDR_W = 40,
+  parameter int unsigned N_WR   = 2,
+  parameter int unsigned N_RD   = 2,
+  parameter int unsigned ID_W   = 2
+) (
+  input  logic                           clk,
+  input  logic                           rst,
+  // clients
+  input  logic [N_WR-1:0][ADDR_W-1:0]    s_awaddr,
+  input  logic [N_WR-1:0][7:0]           s_awlen,
+  input  logic [N_WR-1:0]                s_awvalid,
+  output logic [N_WR-1:0]                s_awready,
+  input  logic [N_WR-1:0][DATA_W-1:0]    s_wdata,
+  input  logic [N_WR-1:0][DATA_W/8-1:0]  s_wstrb,
+  input  logic [N_WR-1:0]                s_wlast,
+  input  logic [N_WR-1:0]                s_wvalid,
+  output logic [N_WR-1:0]                s_wready,
+  output logic [N_WR-1:0]                s_bvalid,
+  input  logic [N_RD-1:0][ADDR_W-1:0]    s_araddr,
+  input  logic [N_RD-1:0][7:0]           s_arlen,
+  input  logic [N_RD-1:0]                s_arvalid,
+  output logic [N_RD-1:0]                s_arready,
+  output logic [DATA_W-1:0]              s_rdata,
+  output logic [N_RD-1:0]                s_rvalid,
+  input  logic [N_RD-1:0]                s_rready,
+  // AXI4 master
+  output logic [ID_W-1:0]                m_axi_awid,
+  output logic [ADDR_W-1:0]              m_axi_awaddr,
+  output logic [7:0]                     m_axi_awlen,
+  output logic [2:0]                     m_axi_awsize,
+  output logic [1:0]                     m_axi_awburst,
+  output logic                           m_axi_awvalid,
+  input  logic                           m_axi_awready,
+  output logic [DATA_W-1:0]              m_axi_wdata,
+  output logic [DATA_W/8-1:0]            m_axi_wstrb,
+  output logic                           m_axi_wlast,
+  output logic                           m_axi_wvalid,
+  input  logic                           m_axi_wready,
+  input  logic [ID_W-1:0]                m_axi_bid,
+  input  logic [1:0]                     m_axi_bresp,
+  input  logic                           m_axi_bvalid,
+  output logic                           m_axi_bready,
+  output logic [ID_W-1:0]                m_axi_arid,
+  output logic [ADDR_W-1:0]              m_axi_araddr,
+  output logic [7:0]                     m_axi_arlen,
+  output logic [2:0]                     m_axi_arsize,
+  output logic [1:0]                     m_axi_arburst,
+  output logic                           m_axi_arvalid,
+  input  logic                           m_axi_arready,
+  input  logic [ID_W-1:0]                m_axi_rid,
+  input  logic [DATA_W-1:0]              m_axi_rdata,
+  input  logic [1:0]                     m_axi_rresp,
+  input  logic                           m_axi_rlast,      // unused: clients count their beats
+  input  logic                           m_axi_rvalid,
+  output logic                           m_axi_rready,
+  output logic                           stat_mem_errors   // a B or R response was not OKAY
+);
+  localparam logic [2:0] SIZE = 3'($clog2(DATA_W / 8));
+  initial if (N_WR > (1 << ID_W) || N_RD > (1 << ID_W))
+    $fatal(0, "toe_tcp_mem_arb: ID_W too small for the clients (instance %m)");
+
+  // Round-robin pick among `req`, starting after `last`.
+  function automatic int pick(input logic [7:0] req, input int last, input int n);
+    for (int k = 1; k <= n; k++) if (req[(last + k) % n]) return (last + k) % n;
+    return -1;
+  endfunction
+
+  // ---- writes: grant held from AW through wlast ----
+  logic w_busy_reg, aw_done_reg;
+  int w_gnt_reg, w_last_reg;
+  wire integer w_pick = pick(8'(s_awvalid), w_last_reg, N_WR);
+  wire integer w_gnt = w_busy_reg ? w_gnt_reg : w_pick;
+  wire w_on = w_busy_reg || w_pick >= 0;
+  always_comb begin
+    s_awready = '0;
+    s_wready = '0;
+    m_axi_awvalid = 1'b0;
+    m_axi_awaddr = '0;
+    m_axi_awlen = '0;
+    m_axi_wvalid = 1'b0;
+    m_axi_wdata = '0;
+    m_axi_wstrb = '0;
+    m_axi_wlast = 1'b0;
+    m_axi_awid = '0;
+    if (w_on) begin
+      m_axi_awid = ID_W'(w_gnt);
+      m_axi_awvalid = !aw_done_reg && s_awvalid[w_gnt];
+      m_axi_awaddr = s_awaddr[w_gnt];
+      m_axi_awlen = s_awlen[w_gnt];
+      s_awready[w_gnt] = !aw_done_reg && m_axi_awready;
+      m_axi_wvalid = s_wvalid[w_gnt];
+      m_axi_wdata = s_wdata[w_gnt];
+      m_axi_wstrb = s_wstrb[w_gnt];
+      m_axi_wlast = s_wlast[w_gnt];
+      s_wready[w_gnt] = m_axi_wready;
+    end
+  end
+  assign m_axi_awsize = SIZE;
+  assign m_axi_awburst = 2'b01;
+  always_ff @(posedge clk) begin
+    if (!w_busy_reg && w_pick >= 0) begin
+      w_busy_reg <= 1'b1;
+      w_gnt_reg <= w_pick;
+      w_last_reg <= w_pick;
+    end
+    if (m_axi_awvalid && m_axi_awready) aw_done_reg <= 1'b1;
+    if (w_on && m_axi_wvalid && m_axi_wready && m_axi_wlast) begin
+      w_busy_reg <= 1'b0;
+      aw_done_reg <= 1'b0;
+    end
+    if (rst) begin
+      w_busy_reg <= 1'b0;
+      aw_done_reg <= 1'b0;
+      w_gnt_reg <= 0;
+      w_last_reg <= 0;
+    end
+  end
+  assign m_axi_bready = 1'b1;
+  always_comb for (int i = 0; i < N_WR; i++) s_bvalid[i] = m_axi_bvalid && int'(m_axi_bid) == i;
+
+  // ---- reads: a grant holds until its AR is taken ----
+  int r_last_reg, r_gnt_reg;
+  logic r_hold_reg;
+  wire integer r_pick = r_hold_reg ? r_gnt_reg : pick(8'(s_arvalid), r_last_reg, N_RD);
+  always_comb begin
+    s_arready = '0;
+    m_axi_arvalid = r_pick >= 0;
+    m_axi_arid = ID_W'(r_pick < 0 ? 0 : r_pick);
+    m_axi_araddr = r_pick < 0 ? '0 : s_araddr[r_pick];
+    m_axi_arlen = r_pick < 0 ? '0 : s_arlen[r_pick];
+    if (r_pick >= 0) s_arready[r_pick] = m_axi_arready;
+  end
+  assign m_axi_arsize = SIZE;
+  assign m_axi_arburst = 2'b01;
+  always_ff @(posedge clk) begin
+    r_hold_reg <= m_axi_arvalid && !m_axi_arready;
+    r_gnt_reg <= r_pick;
+    if (m_axi_arvalid && m_axi_arready) r_last_reg <= r_pick;
+    stat_mem_errors <= (m_axi_bvalid && m_axi_bresp != 2'b00) || (m_axi_rvalid && m_axi_rready && m_axi_rresp != 2'b00);
+    if (rst) begin
+      r_last_reg <= 0;
+      r_hold_reg <= 1'b0;
+      stat_mem_errors <= 1'b0;
+    end
+  end
+  assign s_rdata = m_axi_rdata;
+  always_comb for (int i = 0; i < N_RD; i++) s_rvalid[i] = m_axi_rvalid && int'(m_axi_rid) == i;
+  assign m_axi_rready = s_rready[int'(m_axi_rid) % N_RD];
+endmodule

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_pkg: the TCP header, the parsed-segment record, the transmit command, and the
+// structs of every TCP application-API channel (docs/tcp_api.md describes the protocol
+// on them). Session ids are 20 bits everywhere (up to 2^20 sessions); an instance with
+// MAX_SESSIONS = 2^k uses the low k bits and keeps the rest zero.
+package toe_tcp_pkg;
+  import toe_pkg::*;
+
+  localparam int unsigned TCP_HDR_BYTES     = 20;
+  localparam int unsigned TCP_MAX_OPT_BYTES = 40;
+  localparam int unsigned SID_W = 20;
+  typedef logic [SID_W-1:0] sid_t;
+
+  // Flag bits of tcp_hdr_t.flags.
+  localparam int unsigned F_FIN = 0;
+  localparam int unsigned F_SYN = 1;
+  localparam int unsigned F_RST = 2;
+  localparam int unsigned F_PSH = 3;
+  localparam int unsigned F_ACK = 4;
+  localparam int unsigned F_URG = 5;
+
+  typedef struct packed {
+    logic [15:0] src_port;
+    logic [15:0] dst_port;
+    logic [31:0] seq;
+    logic [31:0] ack;
+    logic [3:0]  doff;       // header length in 32-bit words
+    logic [3:0]  reserved;
+    logic [7:0]  flags;      // {CWR, ECE, URG, ACK, PSH, RST, SYN, FIN}
+    logic [15:0] window;
+    logic [15:0] checksum;
+    logic [15:0] urgent;
+  } tcp_hdr_t;
+
+  function automatic tcp_hdr_t tcp_unpack(input logic [159:0] b); return tcp_hdr_t'(swap20(b)); endfunction
+  function automatic logic [159:0] tcp_pack(input tcp_hdr_t h);  return swap20(h); endfunction
+
+  // A received segment after parsing, one per segment (the payload follows as a frame).
+  typedef struct packed {
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+    logic [15:0] local_port;
+    logic [31:0] seq;
+    logic [31:0] ack;
+    logic [7:0]  flags;
+    logic [15:0] window;
+    logic [15:0] mss;        // MSS option value, 0 when absent
+    logic [15:0] length;     // payload bytes
+  } tcp_seg_t;
+  localparam int unsigned TCP_SEG_W = $bits(tcp_seg_t);
+
+  // What the protocol core asks the TX engine to send. Payload bytes [seq, seq+length)
+  // come from the session's TX ring; a nonzero mss adds the MSS option (SYN only).
+  typedef struct packed {
+    sid_t        session;
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+    logic [15:0] local_port;
+    logic [31:0] seq;
+    logic [31:0] ack;
+    logic [7:0]  flags;
+    logic [15:0] window;
+    logic [15:0] length;
+    logic [15:0] mss;
+  } tcp_tx_cmd_t;
+  localparam int unsigned TCP_TX_CMD_W = $bits(tcp_tx_cmd_t);
+
+  // ---------------- application API ----------------
+  typedef struct packed {
+    logic [15:0] port;
+    logic        open;       // 1 = listen, 0 = stop listening
+  } tcp_listen_req_t;
+  typedef struct packed {
+    logic [15:0] port;
+    logic        ok;         // 0: listen table full / port was not listening
+  } tcp_listen_rsp_t;
+
+  typedef struct packed {
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+  } tcp_open_req_t;
+  typedef struct packed {
+    sid_t        session;
+    logic [15:0] local_port;  // the ephemeral port chosen
+    logic        ok;          // 0: no free session or no free port; nothing was sent
+  } tcp_open_rsp_t;
+
+  typedef struct packed {
+    sid_t session;
+    logic abort;             // 1: send RST and drop everything; 0: orderly FIN after queued data
+  } tcp_close_req_t;
+
+  typedef enum logic [2:0] {
+    NOTIF_NEW      = 3'd0,   // connection established (passive or active open)
+    NOTIF_DATA     = 3'd1,   // `length` more bytes are readable
+    NOTIF_PEER_FIN = 3'd2,   // the peer sent FIN: no more data will arrive; we may still send
+    NOTIF_CLOSED   = 3'd3,   // the connection ended in order; the session id is no longer ours
+    NOTIF_RESET    = 3'd4,   // reset by the peer, aborted, or given up after retries
+    NOTIF_FAILED   = 3'd5    // an active open failed (refused or timed out)
+  } tcp_notif_kind_e;
+  typedef struct packed {
+    sid_t            session;
+    tcp_notif_kind_e kind;
+    logic [15:0]     length;
+    logic [31:0]     remote_ip;
+    logic [15:0]     remote_port;
+    logic [15:0]     local_port;
+  } tcp_notif_t;
+
+  typedef struct packed {
+    sid_t        session;
+    logic [15:0] length;
+  } tcp_rd_req_t;            // also the rx_meta that heads every rx_data frame
+  typedef tcp_rd_req_t tcp_rx_meta_t;   // length 0: the request was refused (no data frame follows)
+
+  typedef struct packed {
+    sid_t        session;
+    logic [15:0] length;
+  } tcp_tx_req_t;
+  typedef enum logic [1:0] {
+    TX_ACCEPTED      = 2'd0, // send exactly `length` bytes on tx_data now
+    TX_NO_SPACE      = 2'd1, // the TX ring has only `space` bytes free; ask again later
+    TX_NOT_CONNECTED = 2'd2  // the session is not (or no longer) open for sending
+  } tcp_tx_status_e;
+  typedef struct packed {
+    sid_t           session;
+    tcp_tx_status_e status;
+    logic [16:0]    space;   // free TX ring bytes after this request
+  } tcp_tx_rsp_t;
+
+  // One job for a ring reader or writer: `length` bytes at ring offset `offset` of the
+  // ring whose base address is `base`; `session` and `tag` come back with the completion
+  // (the core uses the tag of 0-length marker jobs for the notification to give then).
+  typedef struct packed {
+    sid_t        session;
+    logic [2:0]  tag;
+    logic [47:0] base;
+    logic [31:0] offset;     // reduced modulo the ring size by the engine
+    logic [16:0] length;     // 0 = a marker: completes in order, moves no data
+  } tcp_ring_job_t;
+  localparam int unsigned TCP_RING_JOB_W = $bits(tcp_ring_job_t);
+
+  // A cheap 32-bit mixing function (xor-shift and shift-add rounds, no multiplier) for
+  // hash-table indices and the ISN. Not cryptographic: see docs/architecture.md.
+  function automatic logic [31:0] mix32(input logic [31:0] v);
+    logic [31:0] x = v;
+    x = x ^ (x >> 16);
+    x = x + (x << 3);
+    x = x ^ (x >> 11);
+    x = x + (x << 15);
+    x = x ^ (x >> 7);
+    return x;
+  endfunction
+
+  // Base address of a session's ring: RX ring at 2*session, TX ring at 2*session+1, in
+  // units of the ring size, above `mem_base`.
+  function automatic logic [47:0] ring_base(input logic [47:0] mem_base, input sid_t session,
+                                            input logic tx, input int unsigned ring_bytes);
+    return mem_base + 48'({session, tx}) * 48'(ring_bytes);
+  endfunction
+
+  // Sequence-number comparisons (modulo 2^32, RFC 9293 3.4).
+  function automatic logic seq_lt(input logic [31:0] a, b); return $signed(a - b) < 0; endfunction
+  function automatic logic seq_le(input logic [31:0] a, b); return $signed(a - b) <= 0; endfunction
+endpackage

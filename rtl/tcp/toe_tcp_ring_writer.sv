@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_ring_writer: writes byte streams into per-session rings in memory through the
+// write half of an AXI4 master. Each job {base, offset, length} takes the next `length`
+// bytes of s_axis (one frame, all beats full but the last) and stores them at ring
+// offsets offset .. offset+length-1 (modulo RING_BYTES) of the ring at `base`: the bytes
+// are shifted to the address lanes, strobed, and cut into INCR bursts that never cross a
+// BURST_BYTES boundary (so never the ring's end, nor a 4 KB page). A job completes on
+// m_done (in job order) once every burst of it has its write response; a 0-length job
+// is a marker that completes in order without touching memory.
+// A frame shorter than its job is zero-filled, a longer one is cut; both pulse stat_len_err.
+// Timing: one beat per cycle inside a burst, one idle cycle per burst for the address.
+module toe_tcp_ring_writer
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned DATA_W     = 64,
+  parameter int unsigned ADDR_W     = 40,
+  parameter int unsigned RING_BYTES = 65536   // power of two, >= 4096
+) (
+  input  logic                clk,
+  input  logic                rst,
+  input  logic                s_job_valid,
+  output logic                s_job_ready,
+  input  tcp_ring_job_t       s_job,
+  input  logic [DATA_W-1:0]   s_axis_tdata,
+  input  logic [DATA_W/8-1:0] s_axis_tkeep,
+  input  logic                s_axis_tvalid,
+  output logic                s_axis_tready,
+  input  logic                s_axis_tlast,
+  output logic [ADDR_W-1:0]   m_axi_awaddr,
+  output logic [7:0]          m_axi_awlen,
+  output logic                m_axi_awvalid,
+  input  logic                m_axi_awready,
+  output logic [DATA_W-1:0]   m_axi_wdata,
+  output logic [DATA_W/8-1:0] m_axi_wstrb,
+  output logic                m_axi_wlast,
+  output logic                m_axi_wvalid,
+  input  logic                m_axi_wready,
+  input  logic                m_axi_bvalid,
+  output logic                m_axi_bready,
+  output logic                m_done_valid,
+  input  logic                m_done_ready,
+  output tcp_ring_job_t       m_done,
+  output logic                stat_len_err
+);
+  localparam int unsigned W = DATA_W / 8;
+  localparam int unsigned OW = $clog2(W);
+  localparam int unsigned RING_WORDS = RING_BYTES / W;
+  localparam int unsigned RW = $clog2(RING_WORDS);
+  localparam int unsigned BURST_BEATS = (4096 / W) < 256 ? (4096 / W) : 256;
+  localparam int unsigned BBW = $clog2(BURST_BEATS);
+  initial if (RING_BYTES != (1 << $clog2(RING_BYTES)) || RING_BYTES < 4096)
+    $fatal(0, "toe_tcp_ring_writer: RING_BYTES must be a power of two >= 4096 (instance %m)");
+
+  typedef enum logic [1:0] {ST_IDLE, ST_ADDR, ST_DATA, ST_DRAIN} state_e;
+  state_e state_reg;
+  tcp_ring_job_t job_reg;
+  logic [OW-1:0] lane_reg;         // offset % W
+  logic [RW-1:0] word_reg;         // ring word of the next output beat
+  logic [16:0] out_left_reg;       // output beats left in the job
+  logic [16:0] in_left_reg;        // input beats left to take
+  logic [8:0] burst_left_reg;      // beats left in the current burst
+  logic [17:0] byte_pos_reg;       // relative byte index of lane 0 of the next output beat
+  logic [DATA_W-1:0] prev_reg;
+  logic in_ended_reg;              // the frame ended early: zero-fill the rest
+  logic over_reg;                  // the job's last input beat was not the frame's last
+  logic [16:0] bursts_reg;         // bursts issued for this job
+
+  wire [16:0] job_out_beats = 17'((18'(s_job.offset[OW-1:0]) + 18'(s_job.length) + 18'(W - 1)) >> OW);
+  wire [16:0] job_in_beats  = 17'((18'(s_job.length) + 18'(W - 1)) >> OW);
+  wire [BBW:0] to_boundary = (BBW+1)'(BURST_BEATS) - (BBW+1)'(word_reg[BBW-1:0]);
+  wire [8:0] next_burst = (17'(to_boundary) < out_left_reg) ? 9'(to_boundary) : 9'(out_left_reg);
+
+  // The pending-completion FIFO: {job, bursts}; sized for the bursts a job can make.
+  logic pend_ready, pend_valid, pend_push;
+  tcp_ring_job_t pend_job;
+  logic [16:0] pend_bursts;
+  logic [16:0] b_count_reg;
+
+  assign s_job_ready = state_reg == ST_IDLE && pend_ready;
+
+  // ---- data path: shift the input to the address lanes ----
+  wire need_in = in_left_reg != '0 && !in_ended_reg;
+  wire [DATA_W-1:0] cur = need_in ? s_axis_tdata : '0;
+  wire [2*DATA_W-1:0] both = {cur, prev_reg};
+  assign m_axi_wdata = DATA_W'(both >> (8 * (W - int'(lane_reg))));
+  always_comb begin
+    for (int l = 0; l < W; l++) begin
+      logic [17:0] b;
+      b = byte_pos_reg + 18'(l);
+      m_axi_wstrb[l] = b >= 18'(lane_reg) && b < 18'(lane_reg) + 18'(job_reg.length);
+    end
+  end
+  assign m_axi_wvalid = state_reg == ST_DATA && (!need_in || s_axis_tvalid);
+  assign m_axi_wlast = burst_left_reg == 9'd1;
+  wire w_take = m_axi_wvalid && m_axi_wready;
+  assign s_axis_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
+
+  assign m_axi_awvalid = state_reg == ST_ADDR;
+  assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
+  assign m_axi_awlen = 8'(next_burst - 9'd1);
+
+  always_ff @(posedge clk) begin
+    stat_len_err <= 1'b0;
+    unique case (state_reg)
+      ST_IDLE: if (s_job_valid && s_job_ready) begin
+        job_reg <= s_job;
+        lane_reg <= s_job.offset[OW-1:0];
+        word_reg <= s_job.offset[OW +: RW];
+        out_left_reg <= job_out_beats;
+        in_left_reg <= job_in_beats;
+        byte_pos_reg <= '0;
+        prev_reg <= '0;
+        in_ended_reg <= 1'b0;
+        over_reg <= 1'b0;
+        bursts_reg <= '0;
+        if (s_job.length != '0) state_reg <= ST_ADDR;
+      end
+      ST_ADDR: if (m_axi_awready) begin
+        burst_left_reg <= next_burst;
+        bursts_reg <= bursts_reg + 1'b1;
+        state_reg <= ST_DATA;
+      end
+      ST_DATA: if (w_take) begin
+        word_reg <= word_reg + 1'b1;
+        byte_pos_reg <= byte_pos_reg + 18'(W);
+        out_left_reg <= out_left_reg - 1'b1;
+        burst_left_reg <= burst_left_reg - 1'b1;
+        prev_reg <= cur;
+        if (need_in) begin
+          in_left_reg <= in_left_reg - 1'b1;
+          if (s_axis_tlast && in_left_reg != 17'd1) begin
+            in_ended_reg <= 1'b1;   // frame shorter than the job
+            stat_len_err <= 1'b1;
+          end
+          if (!s_axis_tlast && in_left_reg == 17'd1) over_reg <= 1'b1;
+        end
+        if (out_left_reg == 17'd1) begin
+          // a frame longer than its job: cut the rest
+          if (over_reg || (need_in && !s_axis_tlast && in_left_reg == 17'd1)) begin
+            state_reg <= ST_DRAIN;
+            stat_len_err <= 1'b1;
+          end else state_reg <= ST_IDLE;
+        end else if (burst_left_reg == 9'd1) state_reg <= ST_ADDR;
+      end
+      ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) state_reg <= ST_IDLE;
+      default: state_reg <= ST_IDLE;
+    endcase
+    if (rst) state_reg <= ST_IDLE;
+  end
+
+  // ---- completions: a job is pushed when its last beat (or the marker) is sent ----
+  wire job_end_data = state_reg == ST_DATA && w_take && out_left_reg == 17'd1;
+  wire job_marker = state_reg == ST_IDLE && s_job_valid && s_job_ready && s_job.length == '0;
+  assign pend_push = job_end_data || job_marker;
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W + 17), .DEPTH(16)) u_pending (
+    .clk, .rst,
+    .s_data(job_marker ? {s_job, 17'd0} : {job_reg, bursts_reg}),
+    .s_valid(pend_push), .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0),
+    .m_data({pend_job, pend_bursts}), .m_valid(pend_valid), .m_ready(m_done_valid && m_done_ready),
+    .uncommitted()
+  );
+  assign m_axi_bready = 1'b1;
+  wire [16:0] b_have = b_count_reg + 17'(m_axi_bvalid);
+  assign m_done_valid = pend_valid && b_count_reg >= pend_bursts;
+  assign m_done = pend_job;
+  always_ff @(posedge clk) begin
+    b_count_reg <= b_have - ((m_done_valid && m_done_ready) ? pend_bursts : 17'd0);
+    if (rst) b_count_reg <= '0;
+  end
+endmodule

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_session_table: owns the map 4-tuple -> session id, the pool of free session
+// ids, the listen-port table and the ephemeral-port counter. One request at a time:
+//   LOOKUP  {remote ip/port, local port, alloc}: the session of the tuple; with alloc set
+//           (a SYN) and no session yet, a listened local port gets a new session (is_new).
+//   OPEN    {remote ip/port}: a new session with the next free ephemeral local port
+//           (49152..65535; ports whose tuple is taken are skipped, up to 8 tries).
+//   RELEASE {tuple, session}: forget the tuple and return the id to the pool. No response.
+// The map is a WAYS-way hash in block RAM: BUCKETS = MAX_SESSIONS/2 rows of WAYS entries;
+// a tuple lives in any way of its row. A new tuple whose row is full, or no free id,
+// refuses the allocation (stat_alloc_fails). Listen requests take turns with the others.
+// After reset the unit clears the table and fills the id pool (max(MAX_SESSIONS, BUCKETS)
+// cycles) before it answers. Timing: LOOKUP answers 3 cycles after acceptance.
+module toe_tcp_session_table
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned MAX_SESSIONS = 1024,  // power of two, >= 4
+  parameter int unsigned LISTEN_PORTS = 16,    // listen table entries
+  parameter int unsigned WAYS         = 4      // hash ways
+) (
+  input  logic        clk,
+  input  logic        rst,
+  input  logic        req_valid,
+  output logic        req_ready,
+  input  logic [1:0]  req_op,           // 0 LOOKUP, 1 OPEN, 2 RELEASE
+  input  logic [31:0] req_remote_ip,
+  input  logic [15:0] req_remote_port,
+  input  logic [15:0] req_local_port,
+  input  logic        req_alloc,
+  input  sid_t        req_session,
+  output logic        rsp_valid,        // one cycle; the requester always takes it
+  output logic        rsp_found,        // LOOKUP: session exists (or was just made); OPEN: ok
+  output logic        rsp_new,
+  output sid_t        rsp_session,
+  output logic [15:0] rsp_local_port,
+  input  logic        listen_req_valid,
+  output logic        listen_req_ready,
+  input  tcp_listen_req_t listen_req,
+  output logic        listen_rsp_valid,
+  input  logic        listen_rsp_ready,
+  output tcp_listen_rsp_t listen_rsp,
+  output logic [SID_W:0] sessions_in_use,
+  output logic        stat_alloc_fails
+);
+  localparam int unsigned SW = $clog2(MAX_SESSIONS);
+  localparam int unsigned BUCKETS = MAX_SESSIONS / 2;
+  localparam int unsigned BW = $clog2(BUCKETS);
+  localparam int unsigned INIT_N = MAX_SESSIONS;   // >= BUCKETS
+  localparam logic [1:0] OP_LOOKUP = 2'd0, OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
+  initial if (MAX_SESSIONS != (1 << SW) || MAX_SESSIONS < 4 || MAX_SESSIONS > (1 << SID_W))
+    $fatal(0, "toe_tcp_session_table: MAX_SESSIONS must be a power of two in 4..2^20 (instance %m)");
+
+  typedef struct packed {
+    logic        valid;
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+    logic [15:0] local_port;
+    logic [SW-1:0] session;
+  } entry_t;
+
+  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_READ, ST_CMP, ST_LISTEN} state_e;
+  state_e state_reg;
+  logic [SW:0] init_reg;
+  logic [1:0] op_reg;
+  logic [31:0] rip_reg;
+  logic [15:0] rport_reg, lport_reg, eph_reg;
+  logic alloc_reg;
+  logic [SW-1:0] sid_reg;
+  logic [2:0] tries_reg;
+
+  function automatic logic [BW-1:0] bucket_of(input logic [31:0] ip, input logic [15:0] rp, lp);
+    return BW'(mix32(ip ^ mix32({rp, lp})));
+  endfunction
+  wire [BW-1:0] bucket = bucket_of(rip_reg, rport_reg, lport_reg);
+
+  // ---- the ways: one RAM each, registered read ----
+  entry_t rd_entry [WAYS];
+  logic [WAYS-1:0] way_we;
+  entry_t wr_entry;
+  logic [BW-1:0] wr_addr;
+  for (genvar w = 0; w < WAYS; w++) begin : g_way
+    entry_t mem [BUCKETS];
+    always_ff @(posedge clk) begin
+      if (way_we[w]) mem[wr_addr] <= wr_entry;
+      rd_entry[w] <= mem[bucket];
+    end
+  end
+
+  // ---- listen table ----
+  logic [LISTEN_PORTS-1:0] lport_valid_reg;
+  logic [15:0] lport_tab_reg [LISTEN_PORTS];
+  function automatic logic listening(input logic [15:0] p);
+    for (int i = 0; i < LISTEN_PORTS; i++) if (lport_valid_reg[i] && lport_tab_reg[i] == p) return 1'b1;
+    return 1'b0;
+  endfunction
+
+  // ---- free id pool ----
+  logic pool_in_valid, pool_out_valid, pool_pop;
+  logic [SW-1:0] pool_in, pool_out;
+  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_pool (
+    .clk, .rst, .s_data(pool_in), .s_valid(pool_in_valid), .s_ready(),
+    .commit(1'b0), .rewind(1'b0), .m_data(pool_out), .m_valid(pool_out_valid), .m_ready(pool_pop),
+    .uncommitted()
+  );
+
+  // ---- compare ----
+  logic hit;
+  logic [SW-1:0] hit_sid;
+  int hit_way, free_way;
+  always_comb begin
+    hit = 1'b0;
+    hit_sid = '0;
+    hit_way = 0;
+    free_way = -1;
+    for (int w = WAYS - 1; w >= 0; w--) begin
+      if (!rd_entry[w].valid) free_way = w;
+      if (rd_entry[w].valid && rd_entry[w].remote_ip == rip_reg && rd_entry[w].remote_port == rport_reg &&
+          rd_entry[w].local_port == lport_reg) begin
+        hit = 1'b1;
+        hit_sid = rd_entry[w].session;
+        hit_way = w;
+      end
+    end
+  end
+  wire can_alloc = free_way >= 0 && pool_out_valid;
+  wire want_new = op_reg == OP_OPEN ? !hit : (op_reg == OP_LOOKUP && !hit && alloc_reg && listening(lport_reg));
+
+  logic turn_reg;   // alternates priority between listen requests and the rest
+  wire listen_turn = listen_req_valid && (turn_reg || !req_valid) && !listen_rsp_valid;
+  assign req_ready = state_reg == ST_IDLE && !listen_turn;
+  assign listen_req_ready = state_reg == ST_IDLE && listen_turn;
+  wire [15:0] eph_next = eph_reg == 16'hFFFF ? 16'd49152 : eph_reg + 1'b1;
+
+  always_comb begin
+    way_we = '0;
+    wr_addr = bucket;
+    wr_entry = '{valid: 1'b1, remote_ip: rip_reg, remote_port: rport_reg, local_port: lport_reg,
+                 session: pool_out};
+    pool_pop = 1'b0;
+    pool_in_valid = 1'b0;
+    pool_in = sid_reg;
+    if (state_reg == ST_INIT) begin
+      wr_addr = BW'(init_reg);
+      wr_entry = '0;
+      if (init_reg < (SW+1)'(BUCKETS)) way_we = '1;
+      pool_in_valid = 1'b1;
+      pool_in = SW'(init_reg);
+    end else if (state_reg == ST_CMP) begin
+      if (want_new && can_alloc && !(op_reg == OP_OPEN && hit)) begin
+        way_we[free_way] = 1'b1;
+        pool_pop = 1'b1;
+      end
+      if (op_reg == OP_RELEASE && hit && hit_sid == sid_reg) begin
+        way_we[hit_way] = 1'b1;
+        wr_entry = '0;
+        pool_in_valid = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    rsp_valid <= 1'b0;
+    stat_alloc_fails <= 1'b0;
+    if (listen_rsp_valid && listen_rsp_ready) listen_rsp_valid <= 1'b0;
+    unique case (state_reg)
+      ST_INIT: begin
+        init_reg <= init_reg + 1'b1;
+        if (init_reg == (SW+1)'(INIT_N - 1)) state_reg <= ST_IDLE;
+      end
+      ST_IDLE: begin
+        if (listen_req_valid && listen_req_ready) begin
+          automatic int free = -1;
+          automatic int at = -1;
+          for (int i = LISTEN_PORTS - 1; i >= 0; i--) begin
+            if (!lport_valid_reg[i]) free = i;
+            if (lport_valid_reg[i] && lport_tab_reg[i] == listen_req.port) at = i;
+          end
+          listen_rsp_valid <= 1'b1;
+          listen_rsp.port <= listen_req.port;
+          if (listen_req.open) begin
+            listen_rsp.ok <= at >= 0 || free >= 0;
+            if (at < 0 && free >= 0) begin
+              lport_valid_reg[free] <= 1'b1;
+              lport_tab_reg[free] <= listen_req.port;
+            end
+          end else begin
+            listen_rsp.ok <= at >= 0;
+            if (at >= 0) lport_valid_reg[at] <= 1'b0;
+          end
+          turn_reg <= 1'b0;
+        end else if (req_valid && req_ready) begin
+          op_reg <= req_op;
+          rip_reg <= req_remote_ip;
+          rport_reg <= req_remote_port;
+          lport_reg <= req_op == OP_OPEN ? eph_reg : req_local_port;
+          alloc_reg <= req_alloc;
+          sid_reg <= SW'(req_session);
+          tries_reg <= '0;
+          turn_reg <= 1'b1;
+          state_reg <= ST_READ;
+        end
+      end
+      ST_READ: state_reg <= ST_CMP;
+      ST_CMP: begin
+        state_reg <= ST_IDLE;
+        if (op_reg == OP_OPEN) eph_reg <= eph_next;
+        if (op_reg == OP_OPEN && hit && tries_reg != 3'd7) begin
+          // tuple taken: try the next ephemeral port
+          lport_reg <= eph_next;
+          tries_reg <= tries_reg + 1'b1;
+          state_reg <= ST_READ;
+        end else if (op_reg != OP_RELEASE) begin
+          rsp_valid <= 1'b1;
+          rsp_new <= want_new && can_alloc;
+          rsp_found <= (op_reg == OP_LOOKUP && hit) || (want_new && can_alloc);
+          rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
+          rsp_local_port <= lport_reg;
+          stat_alloc_fails <= want_new && !can_alloc;
+        end
+      end
+      default: state_reg <= ST_IDLE;
+    endcase
+    if (pool_pop && !pool_in_valid) sessions_in_use <= sessions_in_use + 1'b1;
+    if (pool_in_valid && !pool_pop && state_reg != ST_INIT) sessions_in_use <= sessions_in_use - 1'b1;
+    if (rst) begin
+      state_reg <= ST_INIT;
+      init_reg <= '0;
+      eph_reg <= 16'd49152;
+      turn_reg <= 1'b0;
+      lport_valid_reg <= '0;
+      listen_rsp_valid <= 1'b0;
+      sessions_in_use <= '0;
+      rsp_valid <= 1'b0;
+    end
+  end
+endmodule

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_tx_engine: builds the segments the protocol core asks for. For each command it
+// reads the payload [seq, seq+length) from the session's TX ring (through a ring reader
+// job; up to the reader's JOBS_AHEAD commands are in flight), sums it while it fills a
+// store-and-forward FIFO, and then sends the 20-byte header with the checksum (pseudo-
+// header + header + payload) in front of it, with ip_tx_meta_t on tuser[IP_TX_META_W:1].
+// A command with mss != 0 (SYN) carries the MSS option as its first 4 payload bytes
+// (data offset 6). Commands leave in order.
+// Timing: payload is store-and-forward (the checksum leads the segment); one beat per
+// cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
+module toe_tcp_tx_engine
+  import toe_pkg::*;
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned DATA_W     = 64,
+  parameter int unsigned RING_BYTES = 65536,
+  parameter int unsigned FIFO_BYTES = 4096,   // payload FIFO; > the largest segment
+  parameter int unsigned CMD_AHEAD  = 8       // commands between read issue and payload
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic [31:0]           cfg_ip,
+  input  logic [47:0]           cfg_mem_base,
+  input  logic                  s_cmd_valid,
+  output logic                  s_cmd_ready,
+  input  tcp_tx_cmd_t           s_cmd,
+  // TX ring reader
+  output logic                  m_rd_job_valid,
+  input  logic                  m_rd_job_ready,
+  output tcp_ring_job_t         m_rd_job,
+  input  logic [DATA_W-1:0]     s_rd_tdata,
+  input  logic [DATA_W/8-1:0]   s_rd_tkeep,
+  input  logic                  s_rd_tvalid,
+  output logic                  s_rd_tready,
+  input  logic                  s_rd_tlast,
+  // segments to IPv4 TX
+  output logic [DATA_W-1:0]     m_axis_tdata,
+  output logic [DATA_W/8-1:0]   m_axis_tkeep,
+  output logic                  m_axis_tvalid,
+  input  logic                  m_axis_tready,
+  output logic                  m_axis_tlast,
+  output logic [IP_TX_META_W:0] m_axis_tuser,
+  output logic                  stat_out_segs
+);
+  localparam int unsigned W = DATA_W / 8;
+
+  // ---- issue: start the payload read, remember the command ----
+  logic pend_ready, pend_valid, pend_pop;
+  tcp_tx_cmd_t pend;
+  wire needs_read = s_cmd.length != '0;
+  assign s_cmd_ready = pend_ready && (!needs_read || m_rd_job_ready);
+  assign m_rd_job_valid = s_cmd_valid && needs_read && pend_ready;
+  assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
+                      base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
+                      offset: s_cmd.seq, length: 17'(s_cmd.length)};
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(CMD_AHEAD)) u_pending (
+    .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && s_cmd_ready), .s_ready(pend_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data(pend), .m_valid(pend_valid), .m_ready(pend_pop),
+    .uncommitted()
+  );
+
+  // ---- payload: ring bytes, or the MSS option, or nothing (one empty beat) ----
+  logic [DATA_W-1:0] pl_tdata;
+  logic [W-1:0] pl_tkeep;
+  logic pl_tvalid, pl_tready, pl_tlast;
+  wire from_ring = pend.length != '0;
+  always_comb begin
+    pl_tdata = s_rd_tdata;
+    pl_tkeep = s_rd_tkeep;
+    pl_tlast = s_rd_tlast;
+    pl_tvalid = pend_valid && s_rd_tvalid;
+    if (!from_ring) begin
+      pl_tdata = '0;
+      pl_tdata[31:0] = {pend.mss[7:0], pend.mss[15:8], 8'd4, 8'd2};
+      pl_tkeep = pend.mss != '0 ? W'(4'hF) : '0;
+      pl_tlast = 1'b1;
+      pl_tvalid = pend_valid;
+    end
+  end
+  assign s_rd_tready = pend_valid && from_ring && pl_tready;
+  wire pl_take = pl_tvalid && pl_tready;
+  assign pend_pop = pl_take && pl_tlast;
+
+  logic [15:0] pl_sum;
+  toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
+    .clk, .rst, .tdata(pl_tdata), .tkeep(pl_tkeep), .beat(pl_take), .tlast(pl_tlast),
+    .start(16'd0), .seed(32'd0), .sum_last(pl_sum), .sum_reg(), .sum_valid()
+  );
+
+  // ---- store and forward; the header record is queued when the payload is complete ----
+  logic hdr_ready, hdr_valid, hdr_pop;
+  tcp_tx_cmd_t hcmd;
+  logic [15:0] hsum;
+  logic [DATA_W-1:0] sf_tdata;
+  logic [W-1:0] sf_tkeep;
+  logic sf_tvalid, sf_tready, sf_tlast, fifo_ready;
+  assign pl_tready = fifo_ready && hdr_ready;
+  toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(1), .DEPTH(FIFO_BYTES / W), .FRAME(1'b1)) u_sf (
+    .clk, .rst,
+    .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid && hdr_ready),
+    .s_axis_tready(fifo_ready), .s_axis_tlast(pl_tlast), .s_axis_tuser(1'b0),
+    .m_axis_tdata(sf_tdata), .m_axis_tkeep(sf_tkeep), .m_axis_tvalid(sf_tvalid),
+    .m_axis_tready(sf_tready), .m_axis_tlast(sf_tlast), .m_axis_tuser(),
+    .drop_bad(), .drop_full()
+  );
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(16)) u_hdr (
+    .clk, .rst, .s_data({pend, pl_sum}), .s_valid(pend_pop), .s_ready(hdr_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data({hcmd, hsum}), .m_valid(hdr_valid), .m_ready(hdr_pop),
+    .uncommitted()
+  );
+
+  // ---- header with checksum ----
+  wire [15:0] opt_bytes = hcmd.mss != '0 ? 16'd4 : 16'd0;
+  wire [15:0] tcp_len = 16'(TCP_HDR_BYTES) + opt_bytes + hcmd.length;
+  tcp_hdr_t h;
+  always_comb begin
+    h = '0;
+    h.src_port = hcmd.local_port;
+    h.dst_port = hcmd.remote_port;
+    h.seq = hcmd.seq;
+    h.ack = hcmd.ack;
+    h.doff = hcmd.mss != '0 ? 4'd6 : 4'd5;
+    h.flags = hcmd.flags;
+    h.window = hcmd.window;
+  end
+  logic [31:0] total;
+  toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_sum (
+    .terms({cfg_ip[31:16], cfg_ip[15:0], hcmd.remote_ip[31:16], hcmd.remote_ip[15:0],
+            16'(IP_PROTO_TCP), tcp_len, h.src_port, h.dst_port, h.seq[31:16], h.seq[15:0],
+            h.ack[31:16], h.ack[15:0], {h.doff, h.reserved, h.flags}, h.window}),
+    .sum(total));
+  tcp_hdr_t hc;
+  always_comb begin
+    hc = h;
+    hc.checksum = ~csum_fold(total + {16'd0, hsum});
+  end
+  ip_tx_meta_t im;
+  assign im = '{dst_ip: hcmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
+
+  logic ins_ready;
+  assign sf_tready = hdr_valid && ins_ready;
+  assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(TCP_HDR_BYTES)) u_insert (
+    .clk, .rst,
+    .s_axis_tdata(sf_tdata), .s_axis_tkeep(sf_tkeep), .s_axis_tvalid(sf_tvalid && hdr_valid),
+    .s_axis_tready(ins_ready), .s_axis_tlast(sf_tlast), .s_axis_tuser({im, 1'b0}),
+    .s_hdr(tcp_pack(hc)),
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
+  );
+  always_ff @(posedge clk) begin
+    stat_out_segs <= hdr_pop;
+    if (rst) stat_out_segs <= 1'b0;
+  end
+endmodule
