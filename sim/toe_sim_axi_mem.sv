@@ -68,12 +68,7 @@ module toe_sim_axi_mem #(
   assign s_axi_wready = aw_q.size() != 0;
   assign s_axi_bresp = 2'b00;
   assign s_axi_rresp = 2'b00;
-  assign s_axi_bvalid = b_q.size() != 0 && b_q[0].due <= cycle;
-  assign s_axi_bid = b_q.size() != 0 ? b_q[0].id : '0;
-  assign s_axi_rvalid = ar_q.size() != 0 && ar_q[0].due <= cycle;
-  assign s_axi_rid = ar_q.size() != 0 ? ar_q[0].id : '0;
-  assign s_axi_rdata = ar_q.size() != 0 ? read_word(ar_q[0].word + word_addr_t'(r_beat)) : '0;
-  assign s_axi_rlast = ar_q.size() != 0 && r_beat == {1'b0, ar_q[0].len};
+  // B and R outputs are registers, recomputed from the queues at every clock edge.
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -82,7 +77,9 @@ module toe_sim_axi_mem #(
       b_q.delete();
       cycle <= '0;
       w_beat <= '0;
-      r_beat <= '0;
+      r_beat = '0;
+      s_axi_bvalid <= 1'b0;
+      s_axi_rvalid <= 1'b0;
     end else begin
       cycle <= cycle + 1;
       if (s_axi_wvalid && s_axi_wready) begin
@@ -101,9 +98,15 @@ module toe_sim_axi_mem #(
       if (s_axi_rvalid && s_axi_rready) begin
         if (s_axi_rlast) begin
           void'(ar_q.pop_front());
-          r_beat <= '0;
-        end else r_beat <= r_beat + 1'b1;
+          r_beat = '0;
+        end else r_beat = r_beat + 1'b1;
       end
+      s_axi_bvalid <= b_q.size() != 0 && b_q[0].due <= cycle + 1;
+      s_axi_bid <= b_q.size() != 0 ? b_q[0].id : '0;
+      s_axi_rvalid <= ar_q.size() != 0 && ar_q[0].due <= cycle + 1;
+      s_axi_rid <= ar_q.size() != 0 ? ar_q[0].id : '0;
+      s_axi_rdata <= ar_q.size() != 0 ? read_word(ar_q[0].word + word_addr_t'(r_beat)) : '0;
+      s_axi_rlast <= ar_q.size() != 0 && r_beat == {1'b0, ar_q[0].len};
       if (s_axi_awvalid) aw_q.push_back('{id: s_axi_awid, word: s_axi_awaddr[ADDR_W-1:OW], len: s_axi_awlen, due: '0});
       if (s_axi_arvalid) ar_q.push_back('{id: s_axi_arid, word: s_axi_araddr[ADDR_W-1:OW], len: s_axi_arlen,
                                           due: cycle + 64'(READ_LATENCY)});
