@@ -27,8 +27,9 @@
 
 namespace {
 
-volatile sig_atomic_t g_stop = 0;
+volatile sig_atomic_t g_stop = 0, g_report = 0;
 void on_signal(int) { g_stop = 1; }
+void on_report(int) { g_report = 1; }
 
 struct Options {
     std::string tap = "toe0";
@@ -49,7 +50,7 @@ void usage() {
         "  --pcap FILE       write every frame, both directions, to a pcap file\n"
         "  --fst FILE        write an FST waveform (large and slow: for short runs)\n"
         "  --help            this text\n"
-        "Runs until SIGINT/SIGTERM, then prints the engine's counters.\n", TOE_DATA_W);
+        "Runs until SIGINT/SIGTERM, then prints the engine's counters; SIGUSR1 prints a status line.\n", TOE_DATA_W);
 }
 
 [[noreturn]] void die(const char* what) {
@@ -139,6 +140,7 @@ int main(int argc, char** argv) {
 
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    signal(SIGUSR1, on_report);
     int tap = open_tap(o.tap);
     Pcap pcap(o.pcap);
     Sim sim(o.fst);
@@ -222,6 +224,12 @@ int main(int argc, char** argv) {
             if (rx_off >= rx_frame.size()) { rx_frame.clear(); ++frames_in; }
         }
         idle_cycles = busy ? 0 : idle_cycles + 1;
+        if (g_report) {   // SIGUSR1: one status line, for tests
+            g_report = 0;
+            std::printf("status: tcpCurrEstab %u tcpSessionsInUse %u\n", sim.csr_read(REG_TCP_CURR_ESTAB),
+                        sim.csr_read(REG_TCP_SESSIONS_IN_USE));
+            std::fflush(stdout);
+        }
     }
 
     sim->s_mac_rx_axis_tvalid = 0;

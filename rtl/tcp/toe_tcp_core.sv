@@ -810,8 +810,7 @@ module toe_tcp_core
 
     // ---- end of the connection: the marker carries the notification ----
     if (end_marker) begin
-      ns.ended = 1'b1;
-      ns.close_req = 1'b1;
+      if (end_tag != 3'(NOTIF_PEER_FIN)) ns.ended = 1'b1;   // a peer FIN ends only the receive side
       if (do_rxw) do_rxw2 = 1'b1;
       else do_rxw = 1'b1;
     end
