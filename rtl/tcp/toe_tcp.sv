@@ -158,7 +158,7 @@ module toe_tcp
     .stat_in_segs, .stat_in_errs, .stat_overflows(stat_rx_overflows)
   );
 
-  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_rsp_valid, tab_rsp_found, tab_rsp_new;
+  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_rsp_valid, tab_rsp_found, tab_rsp_new, tab_rsp_full;
   logic [1:0] tab_req_op;
   logic [31:0] tab_req_remote_ip;
   logic [15:0] tab_req_remote_port, tab_req_local_port, tab_rsp_local_port;
@@ -169,7 +169,7 @@ module toe_tcp
     .req_remote_ip(tab_req_remote_ip), .req_remote_port(tab_req_remote_port),
     .req_local_port(tab_req_local_port), .req_alloc(tab_req_alloc), .req_session(tab_req_session),
     .rsp_valid(tab_rsp_valid), .rsp_found(tab_rsp_found), .rsp_new(tab_rsp_new),
-    .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port),
+    .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(tab_rsp_full),
     .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid, .listen_rsp_ready, .listen_rsp,
     .sessions_in_use, .stat_alloc_fails
   );
@@ -189,7 +189,7 @@ module toe_tcp
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
     .tab_req_valid, .tab_req_ready, .tab_req_op, .tab_req_remote_ip, .tab_req_remote_port,
     .tab_req_local_port, .tab_req_alloc, .tab_req_session,
-    .tab_rsp_valid, .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_local_port,
+    .tab_rsp_valid, .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_local_port, .tab_rsp_full,
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
     .rd_req_valid, .rd_req_ready, .rd_req, .tx_req_valid, .tx_req_ready, .tx_req,

@@ -56,6 +56,7 @@ module toe_tcp_core
   input  logic          tab_rsp_new,
   input  sid_t          tab_rsp_session,
   input  logic [15:0]   tab_rsp_local_port,
+  input  logic          tab_rsp_full,        // a new session was refused (no id, or its row full)
   // application requests
   input  logic          open_req_valid,
   output logic          open_req_ready,
@@ -219,8 +220,10 @@ module toe_tcp_core
     rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);
     if (rst) rxw_count_reg <= '0;
   end
-  wire room = q_cmd_ready && q_notif_ready && rxw_count_reg <= 5'd13 && q_rd_ready && q_txw_ready &&
-              q_steer_ready && q_txrsp_ready && q_openrsp_ready;
+  // Room for what each kind of event may emit. An event is only picked when its outputs
+  // fit, and it needs room only in queues whose consumers never wait on the core's other
+  // outputs: a read completion must get through while the app waits for notifications.
+  wire rxw_room = rxw_count_reg <= 5'd13;
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
@@ -234,7 +237,7 @@ module toe_tcp_core
   logic [3:0] last_ev_reg;
   logic [SW:0] init_reg;
   logic [SW-1:0] sid_reg, scan_reg;
-  logic new_reg, found_reg;
+  logic new_reg, found_reg, full_reg;
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
   tcp_open_req_t open_reg;
@@ -246,8 +249,16 @@ module toe_tcp_core
   sess_t rel_sess_reg;
 
   logic [N_EV-1:0] ev_valid;
-  assign ev_valid = {1'b1, sq_valid, s_seg_valid, tx_req_valid, rd_req_valid, close_req_valid,
-                     open_req_valid, s_txw_done_valid, s_rd_done_valid, s_rxw_done_valid};
+  assign ev_valid = {q_cmd_ready && rxw_room,                                       // timer
+                     sq_valid && q_cmd_ready,                                       // send queue
+                     s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
+                     tx_req_valid && q_txrsp_ready && q_txw_ready,
+                     rd_req_valid && q_rd_ready,
+                     close_req_valid && q_cmd_ready && rxw_room,
+                     open_req_valid && q_openrsp_ready && q_cmd_ready,
+                     s_txw_done_valid && q_cmd_ready,
+                     s_rd_done_valid && q_cmd_ready,
+                     s_rxw_done_valid && q_notif_ready};
   logic ev_any;
   event_e ev_pick;
   always_comb begin
@@ -262,7 +273,7 @@ module toe_tcp_core
       end
     end
   end
-  wire start = state_reg == ST_IDLE && ev_any && room;
+  wire start = state_reg == ST_IDLE && ev_any;
 
   assign s_rxw_done_ready = start && ev_pick == EV_RXW_DONE;
   assign s_rd_done_ready  = start && ev_pick == EV_RD_DONE;
@@ -414,8 +425,9 @@ module toe_tcp_core
           send = SEND_SYNACK;
           c_passive = 1'b1;
         end else if (!found_reg || s.state == FREE || s.state == CLOSED) begin
-          // no connection: RST unless it is one (RFC 9293 3.10.7.1)
-          if (!g.flags[F_RST]) begin
+          // no connection: RST unless it is one (RFC 9293 3.10.7.1); a SYN refused for want
+          // of a session is dropped instead, so the peer retries (counted as an alloc fail)
+          if (!g.flags[F_RST] && !full_reg) begin
             send = SEND_RST;
             if (g.flags[F_ACK]) send_seq = g.ack;
             else begin
@@ -899,6 +911,7 @@ module toe_tcp_core
         sid_reg <= pick_sid;
         found_reg <= 1'b1;
         new_reg <= 1'b0;
+        full_reg <= 1'b0;
         if (ev_pick == EV_TIMER) scan_reg <= scan_reg + 1'b1;
         seg_reg <= s_seg;
         open_reg <= open_req;
@@ -917,6 +930,7 @@ module toe_tcp_core
         sid_reg <= SW'(tab_rsp_session);
         found_reg <= tab_rsp_found;
         new_reg <= tab_rsp_new;
+        full_reg <= tab_rsp_full;
         tab_lport_reg <= tab_rsp_local_port;
         state_reg <= ST_EXEC;
       end

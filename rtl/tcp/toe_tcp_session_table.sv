@@ -6,11 +6,12 @@
 //   OPEN    {remote ip/port}: a new session with the next free ephemeral local port
 //           (49152..65535; ports whose tuple is taken are skipped, up to 8 tries).
 //   RELEASE {tuple, session}: forget the tuple and return the id to the pool. No response.
-// The map is a WAYS-way hash in block RAM: BUCKETS = MAX_SESSIONS/2 rows of WAYS entries;
-// a tuple lives in any way of its row. A new tuple whose row is full, or no free id,
+// The map is a WAYS-way hash in block RAM: BUCKETS = MAX_SESSIONS rows of WAYS entries
+// (load at most 1/WAYS, so a full row is rare: about 0.4 % of rows at full load with 4
+// ways); a tuple lives in any way of its row. A new tuple whose row is full, or no free id,
 // refuses the allocation (stat_alloc_fails). Listen requests take turns with the others.
-// After reset the unit clears the table and fills the id pool (max(MAX_SESSIONS, BUCKETS)
-// cycles) before it answers. Timing: LOOKUP answers 3 cycles after acceptance.
+// After reset the unit clears the table and fills the id pool (MAX_SESSIONS cycles)
+// before it answers. Timing: LOOKUP answers 3 cycles after acceptance.
 module toe_tcp_session_table
   import toe_tcp_pkg::*;
 #(
@@ -33,6 +34,7 @@ module toe_tcp_session_table
   output logic        rsp_new,
   output sid_t        rsp_session,
   output logic [15:0] rsp_local_port,
+  output logic        rsp_full,         // a wanted new session was refused
   input  logic        listen_req_valid,
   output logic        listen_req_ready,
   input  tcp_listen_req_t listen_req,
@@ -43,9 +45,9 @@ module toe_tcp_session_table
   output logic        stat_alloc_fails
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
-  localparam int unsigned BUCKETS = MAX_SESSIONS / 2;
+  localparam int unsigned BUCKETS = MAX_SESSIONS;
   localparam int unsigned BW = $clog2(BUCKETS);
-  localparam int unsigned INIT_N = MAX_SESSIONS;   // >= BUCKETS
+  localparam int unsigned INIT_N = MAX_SESSIONS;   // = BUCKETS
   localparam logic [1:0] OP_LOOKUP = 2'd0, OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
   initial if (MAX_SESSIONS != (1 << SW) || MAX_SESSIONS < 4 || MAX_SESSIONS > (1 << SID_W))
     $fatal(0, "toe_tcp_session_table: MAX_SESSIONS must be a power of two in 4..2^20 (instance %m)");
@@ -216,6 +218,7 @@ module toe_tcp_session_table
           rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
           rsp_local_port <= lport_reg;
           stat_alloc_fails <= want_new && !can_alloc;
+          rsp_full <= want_new && !can_alloc;
         end
       end
       default: state_reg <= ST_IDLE;
