@@ -159,8 +159,12 @@ async def ping_and_bad_input_battery(dut):
          {"icmpEchoDrops": 1, "icmpInMsgs": 1, "icmpInEchos": 1, "ipInDelivers": 1}),
         ("unknown EtherType", bytes(Ether(dst=TOE_MAC, src=PEER_MAC, type=0x88B5) / Raw(b"x" * 50)),
          False, {"ethInTypeDrops": 1}),
-        ("TCP (no engine yet)", bytes(Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP, proto=6) /
-                                      Raw(b"\0" * 20)), False, {"ipInUnknownProtos": 1}),
+        ("unknown protocol (SCTP)", bytes(Ether(dst=TOE_MAC, src=PEER_MAC) /
+                                          IP(src=PEER_IP, dst=TOE_IP, proto=132) / Raw(b"\0" * 20)),
+         False, {"ipInUnknownProtos": 1}),
+        ("TCP with a bad checksum", bytes(Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP, proto=6) /
+                                          Raw(b"\0" * 20)), False,
+         {"ipInDelivers": 1, "tcpInSegs": 1, "tcpInErrs": 1}),
     ]
     for name, frame, bad_fcs, rises in battery:
         before = await t.counters()
@@ -380,5 +384,6 @@ async def host_path(dut):
 def test_toe_top(data_w, host_en):
     tests = ["host_path"] if host_en else None
     runner.run("toe_top", "test_toe_top",
-               {"DATA_W": data_w, "HOST_EN": host_en, "ARP_RETRY_US": 50, "ARP_AGE_UNIT_US": 200},
-               Path(__file__).parent, testcase=tests)
+               {"DATA_W": data_w, "HOST_EN": host_en, "ARP_RETRY_US": 50, "ARP_AGE_UNIT_US": 200,
+                "MAX_SESSIONS": 16},
+               Path(__file__).parent, testcase=tests, ports_only=True)

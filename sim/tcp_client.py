@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""TCP test client for the engine's echo service (Linux's own TCP stack as the peer).
+
+  tcp_client.py IP PORT echo N SIZE      N concurrent connections, each sends SIZE random
+                                         bytes and must get them back byte-exact
+  tcp_client.py IP PORT bulk SIZE        one connection, SIZE bytes sent and echoed while
+                                         sending; SHA-256 of both directions compared
+  tcp_client.py IP PORT rst SIZE         send SIZE bytes, then abort with RST (SO_LINGER 0)
+  tcp_client.py IP PORT halfclose SIZE   send SIZE bytes, shut down the write side, read
+                                         the echo until the engine's FIN
+
+Prints one summary line; exits non-zero on any mismatch, error or timeout.
+"""
+import asyncio
+import hashlib
+import os
+import random
+import socket
+import struct
+import sys
+
+
+async def echo_one(ip, port, size, seed):
+    data = random.Random(seed).randbytes(size)
+    reader, writer = await asyncio.open_connection(ip, port)
+    writer.write(data)
+    await writer.drain()
+    got = await reader.readexactly(size)
+    writer.close()
+    await writer.wait_closed()
+    return got == data
+
+
+async def echo_many(ip, port, n, size):
+    results = await asyncio.wait_for(
+        asyncio.gather(*(echo_one(ip, port, size, i) for i in range(n)), return_exceptions=True),
+        timeout=600)
+    bad = [r for r in results if r is not True]
+    print(f"{n - len(bad)} of {n} connections echoed {size} bytes byte-exact")
+    if bad:
+        print("failures:", bad[:5])
+    return not bad
+
+
+async def bulk(ip, port, size):
+    reader, writer = await asyncio.open_connection(ip, port, limit=1 << 20)
+    sent, got = hashlib.sha256(), hashlib.sha256()
+    rng = random.Random(7)
+
+    async def send():
+        left = size
+        while left:
+            chunk = rng.randbytes(min(left, 65536))
+            sent.update(chunk)
+            writer.write(chunk)
+            await writer.drain()
+            left -= len(chunk)
+
+    async def recv():
+        left = size
+        while left:
+            chunk = await reader.read(min(left, 1 << 20))
+            if not chunk:
+                raise EOFError(f"EOF with {left} bytes missing")
+            got.update(chunk)
+            left -= len(chunk)
+
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    await asyncio.wait_for(asyncio.gather(send(), recv()), timeout=600)
+    dt = loop.time() - t0
+    writer.close()
+    await writer.wait_closed()
+    ok = sent.digest() == got.digest()
+    print(f"{size} bytes echoed in {dt:.1f} s, sha256 {'equal' if ok else 'DIFFERENT'} "
+          f"({got.hexdigest()[:16]})")
+    return ok
+
+
+def rst(ip, port, size):
+    s = socket.create_connection((ip, port), timeout=10)
+    s.sendall(os.urandom(size))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+    print(f"sent {size} bytes, then RST")
+    return True
+
+
+def halfclose(ip, port, size):
+    data = os.urandom(size)
+    s = socket.create_connection((ip, port), timeout=20)
+    s.sendall(data)
+    s.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    s.close()
+    ok = got == data
+    print(f"half-closed after {size} bytes: echo {'complete' if ok else 'WRONG'} ({len(got)} bytes), then FIN")
+    return ok
+
+
+def main():
+    ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    args = [int(a) for a in sys.argv[4:]]
+    if mode == "echo":
+        ok = asyncio.run(echo_many(ip, port, *args))
+    elif mode == "bulk":
+        ok = asyncio.run(bulk(ip, port, *args))
+    elif mode == "rst":
+        ok = rst(ip, port, *args)
+    elif mode == "halfclose":
+        ok = halfclose(ip, port, *args)
+    else:
+        sys.exit(f"unknown mode {mode}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
