@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make demo: the simulated OpenTOE engine on a TAP device in a private network namespace,
-# with the Linux kernel as its peer: ARP, ping of several sizes, UDP echo, counters.
+# with the Linux kernel as its peer: ARP, ping of several sizes, UDP echo, TCP echo and
+# iperf, counters.
 # Uses documentation addresses (192.0.2.0/24) that exist only inside the namespace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +56,15 @@ echo "  $(ip netns exec "$NS" ip neigh show "$TOE_IP")"
 echo
 echo "== UDP echo (port 7): 200 datagrams of 1..1472 random bytes, checked byte for byte"
 echo "  $(ip netns exec "$NS" python3 sim/udp_echo_client.py "$TOE_IP" 7 200 1472 || true)"
+
+echo
+echo "== TCP echo (port 7): 1 MB through one connection, sent and echoed at once, SHA-256 compared"
+echo "  $(ip netns exec "$NS" python3 sim/tcp_client.py "$TOE_IP" 7 bulk 1000000 || true)"
+echo "== TCP echo: 64 concurrent connections of 4 KB each"
+echo "  $(ip netns exec "$NS" python3 sim/tcp_client.py "$TOE_IP" 7 echo 64 4096 || true)"
+echo "== iperf 2 client to the engine's discard sink (port 5001), 5 s"
+echo "   (throughput is bound by simulation speed, not by the engine)"
+ip netns exec "$NS" iperf -c "$TOE_IP" -p 5001 -t 5 -f m 2>&1 | grep -E "Mbits|connected" | sed 's/^/  /' || true
 
 echo
 echo "== stopping toe-sim; the engine's counters:"
