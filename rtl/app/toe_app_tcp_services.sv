@@ -6,7 +6,7 @@
 //                                  to tx_data (no space: ask again after RETRY_CYCLES);
 //   data on a discard connection:  rd_req(n) -> rx_data consumed and counted;
 //   peer FIN:                      close (orderly) once everything is echoed.
-// `listening` rises when both ports are open; discard_bytes counts discarded bytes.
+// `listening` rises when both ports are open (the second port's answer); discard_bytes counts discarded bytes.
 module toe_app_tcp_services
   import toe_tcp_pkg::*;
 #(
@@ -74,7 +74,7 @@ module toe_app_tcp_services
   assign rd_req = '{session: cur_reg.session, length: cur_reg.length};
   assign rx_meta_ready = state_reg == ST_META;
   assign close_req_valid = state_reg == ST_CLOSE;
-  assign close_req = '{session: cur_reg.session, abort: 1'b0};
+  assign close_req = '{session: cur_reg.session, send_rst: 1'b0};
 
   // Data: echo passes rx_data to tx_data; discard consumes it.
   wire in_data = state_reg == ST_DATA;
@@ -102,7 +102,7 @@ module toe_app_tcp_services
       end
       ST_LISTEN_WAIT: if (listen_rsp_valid) begin
         state_reg <= after_listen_reg;
-        if (after_listen_reg == ST_READY) listening <= 1'b1;
+        if (after_listen_reg == ST_READY) listening <= listen_rsp.ok;   // stays low if refused
       end
       ST_READY: if (notif_valid) begin
         cur_reg <= notif;

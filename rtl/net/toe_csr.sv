@@ -50,7 +50,7 @@ module toe_csr
   input  logic [31:0]           status_tcp_sessions_in_use
 );
   // The TCP registers are contiguous: one array, indexed from REG_TCP_MSS.
-  localparam int unsigned N_TCP = (REG_MEM_BASE_HI - REG_TCP_MSS) / 4 + 1;
+  localparam int unsigned N_TCP = (int'(REG_MEM_BASE_HI) - int'(REG_TCP_MSS)) / 4 + 1;
   localparam logic [31:0] TCP_RESET [N_TCP] = '{RST_TCP_MSS, RST_TCP_RTO_INIT_US, RST_TCP_RTO_MIN_US,
     RST_TCP_RTO_MAX_US, RST_TCP_MAX_RETRIES, RST_TCP_DELACK_US, RST_TCP_TIME_WAIT_US, RST_TCP_ISN_KEY,
     RST_MEM_BASE_LO, RST_MEM_BASE_HI};

@@ -173,7 +173,7 @@ module toe_tcp_core
   end
 
   // ---------------- output queues ----------------
-  logic q_cmd_ready, q_notif_ready, q_rxw_ready, q_rd_ready, q_txw_ready, q_steer_ready,
+  logic q_cmd_ready, q_notif_ready, q_rd_ready, q_txw_ready, q_steer_ready,
         q_txrsp_ready, q_openrsp_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
   logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq;
@@ -194,7 +194,7 @@ module toe_tcp_core
     .s_ready(q_notif_ready), .commit(1'b0), .rewind(1'b0), .m_data(notif), .m_valid(notif_valid),
     .m_ready(notif_ready), .uncommitted());
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst, .s_data(push_rxw2 ? rxw2_reg : rxw),
-    .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
+    .s_valid(do_rxw || push_rxw2), .s_ready(), .commit(1'b0), .rewind(1'b0),
     .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_rd (.clk, .rst, .s_data(rdj), .s_valid(do_rd),
     .s_ready(q_rd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_rd_job), .m_valid(m_rd_job_valid),
@@ -650,7 +650,7 @@ module toe_tcp_core
       // ---- app: close or abort ----
       EV_CLOSE: begin
         if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) c_apperr = 1'b1;
-        else if (close_reg.abort || s.state == SYN_SENT) begin
+        else if (close_reg.send_rst || s.state == SYN_SENT) begin
           if (s.state != SYN_SENT) begin
             send = SEND_RST;
             c_estab_rst = is_estab(s.state);

@@ -87,7 +87,7 @@ package toe_tcp_pkg;
 
   typedef struct packed {
     sid_t session;
-    logic abort;             // 1: send RST and drop everything; 0: orderly FIN after queued data
+    logic send_rst;          // 1: abort (send RST, drop everything); 0: orderly FIN after queued data
   } tcp_close_req_t;
 
   typedef enum logic [2:0] {
