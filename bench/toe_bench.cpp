@@ -9,6 +9,7 @@
 // latency in cycles from the first byte of a request into an idle engine to the first
 // byte of its reply. Prints a table and writes one JSON object per line to stdout's
 // companion file given as argv[1].
+#include <deque>
 #include <cstdio>
 #include <vector>
 
@@ -104,6 +105,175 @@ Result run(Sim& sim, const std::vector<std::vector<uint8_t>>& frames, size_t exp
     return r;
 }
 
+// ---------------- TCP ----------------
+
+// A TCP segment from the peer (192.0.2.1) to the engine, padded to the 60-byte minimum.
+std::vector<uint8_t> tcp_segment(uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack,
+                                 uint8_t flags, size_t n, bool mss_opt = false) {
+    size_t opt = mss_opt ? 4 : 0, tcp_len = 20 + opt + n, ip_len = 20 + tcp_len;
+    std::vector<uint8_t> f(std::max<size_t>(14 + ip_len, 60), 0);
+    std::copy(TOE_MAC, TOE_MAC + 6, f.begin());
+    std::copy(PEER_MAC, PEER_MAC + 6, f.begin() + 6);
+    f[12] = 0x08; f[13] = 0x00;
+    uint8_t* ip = &f[14];
+    ip[0] = 0x45; ip[2] = uint8_t(ip_len >> 8); ip[3] = uint8_t(ip_len); ip[8] = 64; ip[9] = 6;
+    std::copy(PEER_IP, PEER_IP + 4, ip + 12);
+    std::copy(TOE_IP, TOE_IP + 4, ip + 16);
+    uint16_t h = csum(ip, 20); ip[10] = uint8_t(h >> 8); ip[11] = uint8_t(h);
+    uint8_t* t = ip + 20;
+    auto put16 = [](uint8_t* p, uint32_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); };
+    auto put32 = [&](uint8_t* p, uint32_t v) { put16(p, v >> 16); put16(p + 2, v); };
+    put16(t, sport); put16(t + 2, dport); put32(t + 4, seq); put32(t + 8, ack);
+    t[12] = uint8_t((5 + opt / 4) << 4); t[13] = flags; put16(t + 14, 65535);
+    if (mss_opt) { t[20] = 2; t[21] = 4; put16(t + 22, 1460); }
+    for (size_t i = 0; i < n; ++i) t[20 + opt + i] = uint8_t(i * 13 + 1);
+    std::vector<uint8_t> pseudo(12 + tcp_len);
+    std::copy(PEER_IP, PEER_IP + 4, pseudo.begin());
+    std::copy(TOE_IP, TOE_IP + 4, pseudo.begin() + 4);
+    pseudo[9] = 6; put16(&pseudo[10], uint32_t(tcp_len));
+    std::copy(t, t + tcp_len, pseudo.begin() + 12);
+    uint16_t c = csum(pseudo.data(), pseudo.size()); put16(t + 16, c);
+    return f;
+}
+
+// What the peer sees of an engine frame: the TCP fields it needs.
+struct TcpOut { bool tcp = false; uint32_t seq = 0, ack = 0; uint16_t win = 0; uint8_t flags = 0; size_t len = 0; };
+TcpOut parse_tcp(const std::vector<uint8_t>& f) {
+    TcpOut o;
+    if (f.size() < 54 || f[12] != 0x08 || f[13] != 0x00 || f[14 + 9] != 6) return o;
+    const uint8_t* t = &f[34];
+    auto get16 = [](const uint8_t* p) { return uint32_t(p[0] << 8 | p[1]); };
+    o.tcp = true;
+    o.seq = get16(t + 4) << 16 | get16(t + 6);
+    o.ack = get16(t + 8) << 16 | get16(t + 10);
+    o.flags = t[13];
+    o.win = uint16_t(get16(t + 14));
+    o.len = get16(&f[16]) - 20 - (t[12] >> 4) * 4;
+    return o;
+}
+
+// A cycle-by-cycle peer: sends queued frames back to back and records engine frames and
+// the cycles of the first app RX/TX beats and of the first byte of each engine frame.
+struct Peer {
+    Sim& sim;
+    std::deque<std::vector<uint8_t>> to_send;
+    std::vector<uint8_t> cur_out;
+    std::vector<std::pair<uint64_t, std::vector<uint8_t>>> got;   // (first-byte cycle, frame)
+    uint64_t out_start = 0, first_in = 0, app_rx = 0, app_tx = 0;
+    size_t off = 0;
+    explicit Peer(Sim& s) : sim(s) {}
+    void step() {
+        sim->tick_us = (sim.cycles() % 156) == 0;
+        if (!to_send.empty()) {
+            const auto& f = to_send.front();
+            int n = std::min<int>(W, int(f.size() - off));
+            set_beat(sim->s_mac_rx_axis_tdata, f.data() + off, n);
+            set_keep(sim->s_mac_rx_axis_tkeep, n);
+            sim->s_mac_rx_axis_tlast = off + n >= f.size();
+            sim->s_mac_rx_axis_tvalid = 1;
+        } else sim->s_mac_rx_axis_tvalid = 0;
+        sim->s_mac_rx_axis_tuser = 0;
+        sim->m_mac_tx_axis_tready = 1;
+        bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
+        if (rx_take && off == 0 && !first_in) first_in = sim.cycles();
+        if (sim->tcp_app_rx_beat && !app_rx) app_rx = sim.cycles();
+        if (sim->tcp_app_tx_beat && !app_tx) app_tx = sim.cycles();
+        if (sim->m_mac_tx_axis_tvalid) {
+            if (cur_out.empty()) out_start = sim.cycles();
+            for (int i = 0; i < W; ++i)
+                if (keep_bit(sim->m_mac_tx_axis_tkeep, i)) cur_out.push_back(get_byte(sim->m_mac_tx_axis_tdata, i));
+            if (sim->m_mac_tx_axis_tlast) { got.emplace_back(out_start, std::move(cur_out)); cur_out.clear(); }
+        }
+        sim.step();
+        if (rx_take) {
+            off += W;
+            if (off >= to_send.front().size()) { to_send.pop_front(); off = 0; }
+        }
+    }
+    void clear() { got.clear(); first_in = app_rx = app_tx = 0; }
+    // Run until an engine TCP frame matching `pred` arrives; returns its first-byte cycle.
+    template <class P> uint64_t until(P pred, uint64_t limit = 200000) {
+        size_t seen = 0;
+        for (uint64_t end = sim.cycles() + limit; sim.cycles() < end;) {
+            step();
+            for (; seen < got.size(); ++seen)
+                if (pred(parse_tcp(got[seen].second))) return got[seen].first;
+        }
+        std::fprintf(stderr, "toe-bench: TCP frame not seen\n");
+        std::exit(1);
+    }
+};
+
+void tcp_bench(Sim& sim, FILE* json, double wire_bytes_per_cycle) {
+    Peer p(sim);
+    const uint16_t sport = 40000;
+    uint32_t seq = 1000;
+    // SYN in -> SYN-ACK out.
+    p.to_send.push_back(tcp_segment(sport, 7, seq, 0, 0x02, 0, true));
+    uint64_t sa = p.until([](const TcpOut& o) { return o.tcp && o.flags == 0x12; });
+    uint64_t syn_ack = sa - p.first_in;
+    uint32_t eng = parse_tcp(p.got.back().second).seq + 1;
+    ++seq;
+    p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x10, 0));
+    for (int i = 0; i < 500; ++i) p.step();
+    std::printf("\nTCP (one connection to the echo app, memory read latency %d cycles)\n",
+                TOE_DATA_W == 64 ? 16 : 32);
+    std::printf("  SYN in -> SYN-ACK out: %llu cycles (Sidler 2015: 176)\n", (unsigned long long)syn_ack);
+    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"syn_to_synack_cycles\", \"value\": %llu}\n",
+                           TOE_DATA_W, (unsigned long long)syn_ack);
+    std::printf("  %8s %18s %18s\n", "payload", "RX latency (cy)", "TX latency (cy)");
+    for (size_t n : {1, 64, 536, 1460}) {
+        p.clear();
+        p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x18, n));
+        uint64_t out = p.until([&](const TcpOut& o) { return o.tcp && o.len > 0; });
+        uint64_t rx = p.app_rx - p.first_in, tx = out - p.app_tx;
+        seq += uint32_t(n);
+        eng += uint32_t(n);
+        p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x10, 0));
+        for (int i = 0; i < 2000; ++i) p.step();
+        std::printf("  %8zu %18llu %18llu\n", n, (unsigned long long)rx, (unsigned long long)tx);
+        if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"payload\": %zu, "
+                               "\"rx_latency_cycles\": %llu, \"tx_latency_cycles\": %llu}\n",
+                               TOE_DATA_W, n, (unsigned long long)rx, (unsigned long long)tx);
+    }
+
+    // Goodput into the discard app: MSS segments as fast as the window allows.
+    const uint16_t gport = 40001;
+    uint32_t gseq = 5000;
+    p.clear();
+    p.to_send.push_back(tcp_segment(gport, 5001, gseq, 0, 0x02, 0, true));
+    p.until([](const TcpOut& o) { return o.tcp && o.flags == 0x12; });
+    uint32_t geng = parse_tcp(p.got.back().second).seq + 1;
+    ++gseq;
+    p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, 0));
+    const uint32_t start = gseq, total = 4000000;
+    uint32_t acked = gseq, wnd = 65535;
+    uint64_t bytes0 = sim->tcp_discard_bytes, t0 = 0, t1 = 0;
+    size_t seen = 0;
+    for (uint64_t end = sim.cycles() + 20000000; sim.cycles() < end;) {
+        while (p.to_send.size() < 2 && gseq - start < total && gseq + 1460 - acked <= wnd) {
+            p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, 1460));
+            gseq += 1460;
+        }
+        p.step();
+        for (; seen < p.got.size(); ++seen) {
+            TcpOut o = parse_tcp(p.got[seen].second);
+            if (o.tcp && int32_t(o.ack - acked) > 0) { acked = o.ack; }
+            if (o.tcp) wnd = o.win;
+        }
+        uint64_t delivered = sim->tcp_discard_bytes - bytes0;
+        if (!t0 && delivered >= total / 10) t0 = sim.cycles();
+        if (delivered >= total) { t1 = sim.cycles(); break; }
+    }
+    if (!t1) { std::fprintf(stderr, "toe-bench: goodput run did not finish\n"); std::exit(1); }
+    double bpc = double(total - total / 10) / double(t1 - t0);
+    double limit = wire_bytes_per_cycle * 1460.0 / (1460 + 54 + 4 + 20);
+    std::printf("  goodput, 1 connection, peer -> engine, MSS 1460: %.2f bytes/cycle = %.1f%% of the wire limit\n",
+                bpc, 100 * bpc / limit);
+    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput_rx_1conn_fraction\", "
+                           "\"value\": %.4f, \"bytes_per_cycle\": %.3f}\n", TOE_DATA_W, bpc / limit, bpc);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -148,6 +318,8 @@ int main(int argc, char** argv) {
                              (unsigned long long)latency);
         }
     }
+    while (!sim->tcp_listening) sim.step();
+    tcp_bench(sim, json, wire_bytes_per_cycle);
     if (json) std::fclose(json);
     return 0;
 }

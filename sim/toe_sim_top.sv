@@ -46,7 +46,9 @@ module toe_sim_top
   input  logic                s_axil_rready,
   output logic                udp_echo_listening,
   output logic                tcp_listening,
-  output logic [63:0]         tcp_discard_bytes
+  output logic [63:0]         tcp_discard_bytes,
+  output logic                tcp_app_rx_beat,    // a TCP payload beat reaches the app (bench probe)
+  output logic                tcp_app_tx_beat     // a TCP payload beat leaves the app (bench probe)
 );
   logic [DATA_W-1:0] urx_tdata, utx_tdata;
   logic [DATA_W/8-1:0] urx_tkeep, utx_tkeep;
@@ -127,6 +129,9 @@ module toe_sim_top
     .m_axi_rid(rid), .m_axi_rdata(rdata), .m_axi_rresp(rresp), .m_axi_rlast(rlast), .m_axi_rvalid(rvalid),
     .m_axi_rready(rready)
   );
+
+  assign tcp_app_rx_beat = trx_tvalid && trx_tready;
+  assign tcp_app_tx_beat = ttx_tvalid && ttx_tready;
 
   toe_sim_axi_mem #(.DATA_W(DATA_W), .ADDR_W(AW), .ID_W(IW), .READ_LATENCY(MEM_LATENCY)) u_mem (
     .clk, .rst,
