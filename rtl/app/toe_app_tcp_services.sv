@@ -2,10 +2,12 @@
 // toe_app_tcp_services: example TCP application on the engine's API: echo (RFC 862) on
 // ECHO_PORT and discard (RFC 863; also an iperf 2 server) on DISCARD_PORT. After reset it
 // listens on both ports, then serves notifications one at a time:
-//   data on an echo connection:    tx_req(n) -> accepted -> rd_req(n) -> rx_data straight
-//                                  to tx_data (no space: ask again after RETRY_CYCLES);
-//   data on a discard connection:  rd_req(n) -> rx_data consumed and counted;
+//   data on an echo connection:    tx_req(n) -> accepted -> rd_req(n); its rx_data goes
+//                                  straight to tx_data (no space: ask again after RETRY_CYCLES);
+//   data on a discard connection:  rd_req(n); its rx_data is consumed and counted;
 //   peer FIN:                      close (orderly) once everything is echoed.
+// Reads are pipelined: the next notification is served while earlier reads are still in
+// flight; a small FIFO remembers, per read, whether its data is echoed or discarded.
 // `listening` rises when both ports are open (the second port's answer); discard_bytes counts discarded bytes.
 module toe_app_tcp_services
   import toe_tcp_pkg::*;
@@ -56,7 +58,7 @@ module toe_app_tcp_services
 );
   typedef enum logic [3:0] {
     ST_LISTEN_ECHO, ST_LISTEN_DISCARD, ST_LISTEN_WAIT, ST_READY, ST_TX_REQ, ST_TX_RSP, ST_RETRY,
-    ST_RD_REQ, ST_META, ST_DATA, ST_CLOSE
+    ST_RD_REQ, ST_CLOSE
   } state_e;
   state_e state_reg, after_listen_reg;
   tcp_notif_t cur_reg;
@@ -70,19 +72,27 @@ module toe_app_tcp_services
   assign tx_req_valid = state_reg == ST_TX_REQ;
   assign tx_req = '{session: cur_reg.session, length: cur_reg.length};
   assign tx_rsp_ready = state_reg == ST_TX_RSP;
-  assign rd_req_valid = state_reg == ST_RD_REQ;
+  logic pend_ready, pend_valid, pend_echo, data_on_reg;
+  assign rd_req_valid = state_reg == ST_RD_REQ && pend_ready;
   assign rd_req = '{session: cur_reg.session, length: cur_reg.length};
-  assign rx_meta_ready = state_reg == ST_META;
+  // ---- read data: meta, then the frame (echoed or discarded), in the order of the reads ----
+  toe_fifo #(.WIDTH(1), .DEPTH(8)) u_pending (
+    .clk, .rst, .s_data(echo_reg), .s_valid(rd_req_valid && rd_req_ready), .s_ready(pend_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data(pend_echo), .m_valid(pend_valid),
+    .m_ready(rx_meta_valid && rx_meta_ready), .uncommitted()
+  );
+  logic data_echo_reg;
+  assign rx_meta_ready = pend_valid && !data_on_reg;
   assign close_req_valid = state_reg == ST_CLOSE;
   assign close_req = '{session: cur_reg.session, send_rst: 1'b0};
 
   // Data: echo passes rx_data to tx_data; discard consumes it.
-  wire in_data = state_reg == ST_DATA;
+  wire in_data = data_on_reg;
   assign m_tx_axis_tdata = s_rx_axis_tdata;
   assign m_tx_axis_tkeep = s_rx_axis_tkeep;
   assign m_tx_axis_tlast = s_rx_axis_tlast;
-  assign m_tx_axis_tvalid = in_data && echo_reg && s_rx_axis_tvalid;
-  assign s_rx_axis_tready = in_data && (!echo_reg || m_tx_axis_tready);
+  assign m_tx_axis_tvalid = in_data && data_echo_reg && s_rx_axis_tvalid;
+  assign s_rx_axis_tready = in_data && (!data_echo_reg || m_tx_axis_tready);
 
   logic [$clog2(DATA_W/8+1)-1:0] beat_bytes;
   always_comb begin
@@ -126,16 +136,20 @@ module toe_app_tcp_services
         wait_reg <= wait_reg + 1'b1;
         if (wait_reg == $bits(wait_reg)'(RETRY_CYCLES)) state_reg <= ST_TX_REQ;
       end
-      ST_RD_REQ: if (rd_req_ready) state_reg <= ST_META;
-      ST_META: if (rx_meta_valid) state_reg <= rx_meta.length == '0 ? ST_READY : ST_DATA;
-      ST_DATA: if (s_rx_axis_tvalid && s_rx_axis_tready) begin
-        if (!echo_reg) discard_bytes <= discard_bytes + 64'(beat_bytes);
-        if (s_rx_axis_tlast) state_reg <= ST_READY;
-      end
+      ST_RD_REQ: if (rd_req_valid && rd_req_ready) state_reg <= ST_READY;
       ST_CLOSE: if (close_req_ready) state_reg <= ST_READY;
       default: state_reg <= ST_READY;
     endcase
+    if (rx_meta_valid && rx_meta_ready) begin
+      data_on_reg <= rx_meta.length != '0;
+      data_echo_reg <= pend_echo;
+    end
+    if (s_rx_axis_tvalid && s_rx_axis_tready) begin
+      if (!data_echo_reg) discard_bytes <= discard_bytes + 64'(beat_bytes);
+      if (s_rx_axis_tlast) data_on_reg <= 1'b0;
+    end
     if (rst) begin
+      data_on_reg <= 1'b0;
       state_reg <= ST_LISTEN_ECHO;
       listening <= 1'b0;
       discard_bytes <= '0;

@@ -9,6 +9,7 @@
 // is a marker that completes in order without touching memory.
 // A frame shorter than its job is zero-filled, a longer one is cut; both pulse stat_len_err.
 // Timing: one beat per cycle inside a burst, one idle cycle per burst for the address.
+// A source that stalls inside a burst holds the shared write channel (see toe_tcp_mem_arb).
 module toe_tcp_ring_writer
   import toe_tcp_pkg::*;
 #(
@@ -95,7 +96,9 @@ module toe_tcp_ring_writer
   wire w_take = m_axi_wvalid && m_axi_wready;
   assign s_axis_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
 
-  assign m_axi_awvalid = state_reg == ST_ADDR;
+  // A burst is requested only once its first byte is here, so a writer whose source is
+  // slow (an application) does not hold the shared write channel while it waits.
+  assign m_axi_awvalid = state_reg == ST_ADDR && (s_axis_tvalid || !need_in);
   assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
   assign m_axi_awlen = 8'(next_burst - 9'd1);
 
@@ -115,7 +118,7 @@ module toe_tcp_ring_writer
         bursts_reg <= '0;
         if (s_job.length != '0) state_reg <= ST_ADDR;
       end
-      ST_ADDR: if (m_axi_awready) begin
+      ST_ADDR: if (m_axi_awvalid && m_axi_awready) begin
         burst_left_reg <= next_burst;
         bursts_reg <= bursts_reg + 1'b1;
         state_reg <= ST_DATA;
