@@ -3,8 +3,9 @@
 
   tcp_client.py IP PORT echo N SIZE      N concurrent connections, each sends SIZE random
                                          bytes and must get them back byte-exact
-  tcp_client.py IP PORT bulk SIZE        one connection, SIZE bytes sent and echoed while
-                                         sending; SHA-256 of both directions compared
+  tcp_client.py IP PORT bulk SIZE [S]    one connection, SIZE bytes sent and echoed while
+                                         sending; SHA-256 of both directions compared;
+                                         gives up after S seconds (default 600)
   tcp_client.py IP PORT rst SIZE         send SIZE bytes, then abort with RST (SO_LINGER 0)
   tcp_client.py IP PORT halfclose SIZE   send SIZE bytes, shut down the write side, read
                                          the echo until the engine's FIN
@@ -42,7 +43,7 @@ async def echo_many(ip, port, n, size):
     return not bad
 
 
-async def bulk(ip, port, size):
+async def bulk(ip, port, size, limit_s=600):
     reader, writer = await asyncio.open_connection(ip, port, limit=1 << 20)
     sent, got = hashlib.sha256(), hashlib.sha256()
     rng = random.Random(7)
@@ -67,7 +68,7 @@ async def bulk(ip, port, size):
 
     loop = asyncio.get_running_loop()
     t0 = loop.time()
-    await asyncio.wait_for(asyncio.gather(send(), recv()), timeout=600)
+    await asyncio.wait_for(asyncio.gather(send(), recv()), timeout=limit_s)
     dt = loop.time() - t0
     writer.close()
     await writer.wait_closed()

@@ -233,10 +233,12 @@ async def hostile_segments(dut):
     assert await t.status("TCP_CURR_ESTAB") == 1
 
 
-@pytest.mark.parametrize("data_w", [64, 512])
-def test_toe_tcp(data_w):
+@pytest.mark.parametrize("data_w,sessions", [(64, 16), (512, 16), (64, 16384)])
+def test_toe_tcp(data_w, sessions):
+    # 16 sessions: every scenario; 16384 sessions: that the large tables build and work.
     runner.run("toe_sim_top", "test_toe_tcp",
-               {"DATA_W": data_w, "MAX_SESSIONS": 16, "RING_BYTES": 4096},
+               {"DATA_W": data_w, "MAX_SESSIONS": sessions, "RING_BYTES": 4096},
                Path(__file__).parent,
+               testcase=["handshake_echo_close", "resets_and_closed_ports"] if sessions > 16 else None,
                extra_sources=[ROOT / "sim/toe_sim_axi_mem.sv", ROOT / "sim/toe_sim_top.sv"],
                ports_only=True)
