@@ -109,6 +109,12 @@ def wait_sessions_free(proc, timeout_s=90):
     return n
 
 
+def test_tcp_echo_bulk_1MB_sha256(engine):
+    ns, proc = engine
+    r = tcp_client(ns, 7, "bulk", 1_000_000, 120, timeout=150)
+    assert r.returncode == 0 and "sha256 equal" in r.stdout, r.stdout + r.stderr
+
+
 def test_tcp_1024_concurrent_connections(engine):
     ns, proc = engine
     r = tcp_client(ns, 7, "echo", 1024, 4096, timeout=600)
