@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """TCP test client for the engine's echo service (Linux's own TCP stack as the peer).
 
-  tcp_client.py IP PORT echo N SIZE      N concurrent connections, each sends SIZE random
-                                         bytes and must get them back byte-exact
+  tcp_client.py IP PORT echo N SIZE [S]  N concurrent connections, each sends SIZE random
+                                         bytes and must get them back byte-exact (limit S s)
   tcp_client.py IP PORT bulk SIZE [S]    one connection, SIZE bytes sent and echoed while
                                          sending; SHA-256 of both directions compared;
                                          gives up after S seconds (default 600)
@@ -32,10 +32,10 @@ async def echo_one(ip, port, size, seed):
     return got == data
 
 
-async def echo_many(ip, port, n, size):
+async def echo_many(ip, port, n, size, limit_s=600):
     results = await asyncio.wait_for(
         asyncio.gather(*(echo_one(ip, port, size, i) for i in range(n)), return_exceptions=True),
-        timeout=600)
+        timeout=limit_s)
     bad = [r for r in results if r is not True]
     print(f"{n - len(bad)} of {n} connections echoed {size} bytes byte-exact")
     if bad:
