@@ -22,6 +22,7 @@ rtl/net/toe_arp.sv
 rtl/net/toe_ipv4_rx.sv
 rtl/net/toe_icmp_echo.sv
 rtl/net/toe_icmp_unreach.sv
+rtl/net/toe_listen_table.sv
 rtl/net/toe_udp_rx.sv
 rtl/net/toe_udp_tx.sv
 rtl/net/toe_ip_tx.sv

@@ -68,15 +68,17 @@ package toe_pkg;
   } udp_meta_t;
   localparam int unsigned UDP_META_W = $bits(udp_meta_t);
 
-  // UDP listen request / response (app <-> engine).
+  // Listen request / response (app <-> engine), for UDP and TCP ports alike.
   typedef struct packed {
     logic [15:0] port;
     logic        open;   // 1 = listen, 0 = stop listening
-  } udp_listen_req_t;
+  } listen_req_t;
   typedef struct packed {
     logic [15:0] port;
     logic        ok;     // 0 = table full (open) or port not listening (close)
-  } udp_listen_rsp_t;
+  } listen_rsp_t;
+  typedef listen_req_t udp_listen_req_t;
+  typedef listen_rsp_t udp_listen_rsp_t;
 
   // What a layer hands to IPv4 TX with every frame (sideband on each beat).
   typedef struct packed {

@@ -47,46 +47,12 @@ module toe_udp_rx
   localparam int unsigned TW = 64 + IP_RX_META_W + 2;   // {udp hdr, open, ip meta, bad}
 
   // ---- listen table ----
-  logic [UDP_PORTS-1:0] port_valid_reg;
-  logic [15:0] port_reg [UDP_PORTS];
-  logic rsp_valid_reg;
-  udp_listen_rsp_t rsp_reg;
-  assign listen_req_ready = !rsp_valid_reg || listen_rsp_ready;
-  assign listen_rsp_valid = rsp_valid_reg;
-  assign listen_rsp = rsp_reg;
-
-  function automatic logic port_open(input logic [15:0] p);
-    for (int i = 0; i < UDP_PORTS; i++) if (port_valid_reg[i] && port_reg[i] == p) return 1'b1;
-    return 1'b0;
-  endfunction
-
-  always_ff @(posedge clk) begin
-    if (listen_rsp_valid && listen_rsp_ready) rsp_valid_reg <= 1'b0;
-    if (listen_req_valid && listen_req_ready) begin
-      automatic int free = -1;
-      automatic int hit = -1;
-      for (int i = UDP_PORTS - 1; i >= 0; i--) begin
-        if (!port_valid_reg[i]) free = i;
-        if (port_valid_reg[i] && port_reg[i] == listen_req.port) hit = i;
-      end
-      rsp_valid_reg <= 1'b1;
-      rsp_reg.port <= listen_req.port;
-      if (listen_req.open) begin
-        rsp_reg.ok <= hit >= 0 || free >= 0;
-        if (hit < 0 && free >= 0) begin
-          port_valid_reg[free] <= 1'b1;
-          port_reg[free] <= listen_req.port;
-        end
-      end else begin
-        rsp_reg.ok <= hit >= 0;
-        if (hit >= 0) port_valid_reg[hit] <= 1'b0;
-      end
-    end
-    if (rst) begin
-      port_valid_reg <= '0;
-      rsp_valid_reg <= 1'b0;
-    end
-  end
+  logic [15:0] query_port;
+  logic is_open;
+  toe_listen_table #(.ENTRIES(UDP_PORTS)) u_listen (
+    .clk, .rst, .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid,
+    .listen_rsp_ready, .listen_rsp, .query_port, .query_hit(is_open)
+  );
 
   // ---- header ----
   logic [DATA_W-1:0] pl_tdata;
@@ -107,7 +73,7 @@ module toe_udp_rx
   assign ipm = pl_tuser[IP_RX_META_W:1];
   assign uh = udp_unpack(hdr_bytes);
   wire len_error = uh.length < 16'd8 || uh.length > ipm.length;
-  wire is_open = port_open(uh.dst_port);
+  assign query_port = uh.dst_port;
 
   // ---- trim to the UDP length, then checksum (pseudo-header + header as the seed) ----
   logic [DATA_W-1:0] tr_tdata;

@@ -66,14 +66,8 @@ package toe_tcp_pkg;
   localparam int unsigned TCP_TX_CMD_W = $bits(tcp_tx_cmd_t);
 
   // ---------------- application API ----------------
-  typedef struct packed {
-    logic [15:0] port;
-    logic        open;       // 1 = listen, 0 = stop listening
-  } tcp_listen_req_t;
-  typedef struct packed {
-    logic [15:0] port;
-    logic        ok;         // 0: listen table full / port was not listening
-  } tcp_listen_rsp_t;
+  typedef listen_req_t tcp_listen_req_t;   // toe_pkg: {port, open} -> {port, ok}
+  typedef listen_rsp_t tcp_listen_rsp_t;
 
   typedef struct packed {
     logic [31:0] remote_ip;
@@ -157,6 +151,18 @@ package toe_tcp_pkg;
   function automatic logic [47:0] ring_base(input logic [47:0] mem_base, input sid_t session,
                                             input logic tx, input int unsigned ring_bytes);
     return mem_base + 48'({session, tx}) * 48'(ring_bytes);
+  endfunction
+
+  // Ring bursts: full-width INCR bursts that never cross a BURST_BYTES boundary (4 KB, or
+  // 256 beats when that is less), so never a 4 KB page nor the end of a ring (rings are
+  // >= 4 KB, powers of two). Beats of the next burst from ring word `word`, `left` to go.
+  function automatic int unsigned burst_beats_max(input int unsigned data_w);
+    return (4096 / (data_w / 8)) < 256 ? 4096 / (data_w / 8) : 256;
+  endfunction
+  function automatic logic [8:0] next_burst(input logic [31:0] word, input logic [16:0] left,
+                                            input int unsigned data_w);
+    logic [16:0] to_boundary = 17'(burst_beats_max(data_w)) - 17'(word % burst_beats_max(data_w));
+    return 9'(to_boundary < left ? to_boundary : left);
   endfunction
 
   // Sequence-number comparisons (modulo 2^32, RFC 9293 3.4).

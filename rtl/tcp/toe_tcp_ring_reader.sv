@@ -39,8 +39,6 @@ module toe_tcp_ring_reader
   localparam int unsigned W = DATA_W / 8;
   localparam int unsigned OW = $clog2(W);
   localparam int unsigned RW = $clog2(RING_BYTES / W);
-  localparam int unsigned BURST_BEATS = (4096 / W) < 256 ? (4096 / W) : 256;
-  localparam int unsigned BBW = $clog2(BURST_BEATS);
   initial if (RING_BYTES != (1 << $clog2(RING_BYTES)) || RING_BYTES < 4096)
     $fatal(0, "toe_tcp_ring_reader: RING_BYTES must be a power of two >= 4096 (instance %m)");
 
@@ -55,13 +53,12 @@ module toe_tcp_ring_reader
   logic [16:0] ar_left_reg;
   logic infl_ready, infl_valid;
   tcp_ring_job_t infl_job;
-  wire [BBW:0] to_boundary = (BBW+1)'(BURST_BEATS) - (BBW+1)'(ar_word_reg[BBW-1:0]);
-  wire [8:0] next_burst = (17'(to_boundary) < ar_left_reg) ? 9'(to_boundary) : 9'(ar_left_reg);
+  wire [8:0] burst = next_burst(32'(ar_word_reg), ar_left_reg, DATA_W);
   assign s_job_ready = !ar_busy_reg && infl_ready;
   wire job_take = s_job_valid && s_job_ready;
   assign m_axi_arvalid = ar_busy_reg;
   assign m_axi_araddr = ADDR_W'(ar_job_reg.base) + ADDR_W'({ar_word_reg, {OW{1'b0}}});
-  assign m_axi_arlen = 8'(next_burst - 9'd1);
+  assign m_axi_arlen = 8'(burst - 9'd1);
   always_ff @(posedge clk) begin
     if (job_take) begin
       ar_job_reg <= s_job;
@@ -69,9 +66,9 @@ module toe_tcp_ring_reader
       ar_left_reg <= mem_beats(s_job);
       ar_busy_reg <= s_job.length != '0;
     end else if (m_axi_arvalid && m_axi_arready) begin
-      ar_word_reg <= ar_word_reg + RW'(next_burst);
-      ar_left_reg <= ar_left_reg - 17'(next_burst);
-      if (17'(next_burst) == ar_left_reg) ar_busy_reg <= 1'b0;
+      ar_word_reg <= ar_word_reg + RW'(burst);
+      ar_left_reg <= ar_left_reg - 17'(burst);
+      if (17'(burst) == ar_left_reg) ar_busy_reg <= 1'b0;
     end
     if (rst) ar_busy_reg <= 1'b0;
   end

@@ -47,8 +47,6 @@ module toe_tcp_ring_writer
   localparam int unsigned OW = $clog2(W);
   localparam int unsigned RING_WORDS = RING_BYTES / W;
   localparam int unsigned RW = $clog2(RING_WORDS);
-  localparam int unsigned BURST_BEATS = (4096 / W) < 256 ? (4096 / W) : 256;
-  localparam int unsigned BBW = $clog2(BURST_BEATS);
   initial if (RING_BYTES != (1 << $clog2(RING_BYTES)) || RING_BYTES < 4096)
     $fatal(0, "toe_tcp_ring_writer: RING_BYTES must be a power of two >= 4096 (instance %m)");
 
@@ -68,8 +66,7 @@ module toe_tcp_ring_writer
 
   wire [16:0] job_out_beats = 17'((18'(s_job.offset[OW-1:0]) + 18'(s_job.length) + 18'(W - 1)) >> OW);
   wire [16:0] job_in_beats  = 17'((18'(s_job.length) + 18'(W - 1)) >> OW);
-  wire [BBW:0] to_boundary = (BBW+1)'(BURST_BEATS) - (BBW+1)'(word_reg[BBW-1:0]);
-  wire [8:0] next_burst = (17'(to_boundary) < out_left_reg) ? 9'(to_boundary) : 9'(out_left_reg);
+  wire [8:0] burst = next_burst(32'(word_reg), out_left_reg, DATA_W);
 
   // The pending-completion FIFO: {job, bursts}; sized for the bursts a job can make.
   logic pend_ready, pend_valid, pend_push;
@@ -100,7 +97,7 @@ module toe_tcp_ring_writer
   // slow (an application) does not hold the shared write channel while it waits.
   assign m_axi_awvalid = state_reg == ST_ADDR && (s_axis_tvalid || !need_in);
   assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
-  assign m_axi_awlen = 8'(next_burst - 9'd1);
+  assign m_axi_awlen = 8'(burst - 9'd1);
 
   always_ff @(posedge clk) begin
     stat_len_err <= 1'b0;
@@ -119,7 +116,7 @@ module toe_tcp_ring_writer
         if (s_job.length != '0) state_reg <= ST_ADDR;
       end
       ST_ADDR: if (m_axi_awvalid && m_axi_awready) begin
-        burst_left_reg <= next_burst;
+        burst_left_reg <= burst;
         bursts_reg <= bursts_reg + 1'b1;
         state_reg <= ST_DATA;
       end

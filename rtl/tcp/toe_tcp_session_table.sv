@@ -9,7 +9,7 @@
 // The map is a WAYS-way hash in block RAM: BUCKETS = MAX_SESSIONS rows of WAYS entries
 // (load at most 1/WAYS, so a full row is rare: about 0.4 % of rows at full load with 4
 // ways); a tuple lives in any way of its row. A new tuple whose row is full, or no free id,
-// refuses the allocation (stat_alloc_fails). Listen requests take turns with the others.
+// refuses the allocation (stat_alloc_fails). Listen requests go to toe_listen_table.
 // After reset the unit clears the table and fills the id pool (MAX_SESSIONS cycles)
 // before it answers. Timing: LOOKUP answers 3 cycles after acceptance.
 module toe_tcp_session_table
@@ -60,7 +60,7 @@ module toe_tcp_session_table
     logic [SW-1:0] session;
   } entry_t;
 
-  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_READ, ST_CMP, ST_LISTEN} state_e;
+  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_READ, ST_CMP} state_e;
   state_e state_reg;
   logic [SW:0] init_reg;
   logic [1:0] op_reg;
@@ -89,12 +89,11 @@ module toe_tcp_session_table
   end
 
   // ---- listen table ----
-  logic [LISTEN_PORTS-1:0] lport_valid_reg;
-  logic [15:0] lport_tab_reg [LISTEN_PORTS];
-  function automatic logic listening(input logic [15:0] p);
-    for (int i = 0; i < LISTEN_PORTS; i++) if (lport_valid_reg[i] && lport_tab_reg[i] == p) return 1'b1;
-    return 1'b0;
-  endfunction
+  logic listening;
+  toe_listen_table #(.ENTRIES(LISTEN_PORTS)) u_listen (
+    .clk, .rst, .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid,
+    .listen_rsp_ready, .listen_rsp, .query_port(lport_reg), .query_hit(listening)
+  );
 
   // ---- free id pool ----
   logic pool_in_valid, pool_out_valid, pool_pop;
@@ -125,12 +124,9 @@ module toe_tcp_session_table
     end
   end
   wire can_alloc = free_way >= 0 && pool_out_valid;
-  wire want_new = op_reg == OP_OPEN ? !hit : (op_reg == OP_LOOKUP && !hit && alloc_reg && listening(lport_reg));
+  wire want_new = op_reg == OP_OPEN ? !hit : (op_reg == OP_LOOKUP && !hit && alloc_reg && listening);
 
-  logic turn_reg;   // alternates priority between listen requests and the rest
-  wire listen_turn = listen_req_valid && (turn_reg || !req_valid) && !listen_rsp_valid;
-  assign req_ready = state_reg == ST_IDLE && !listen_turn;
-  assign listen_req_ready = state_reg == ST_IDLE && listen_turn;
+  assign req_ready = state_reg == ST_IDLE;
   wire [15:0] eph_next = eph_reg == 16'hFFFF ? 16'd49152 : eph_reg + 1'b1;
 
   always_comb begin
@@ -163,34 +159,13 @@ module toe_tcp_session_table
   always_ff @(posedge clk) begin
     rsp_valid <= 1'b0;
     stat_alloc_fails <= 1'b0;
-    if (listen_rsp_valid && listen_rsp_ready) listen_rsp_valid <= 1'b0;
     unique case (state_reg)
       ST_INIT: begin
         init_reg <= init_reg + 1'b1;
         if (init_reg == (SW+1)'(INIT_N - 1)) state_reg <= ST_IDLE;
       end
       ST_IDLE: begin
-        if (listen_req_valid && listen_req_ready) begin
-          automatic int free = -1;
-          automatic int at = -1;
-          for (int i = LISTEN_PORTS - 1; i >= 0; i--) begin
-            if (!lport_valid_reg[i]) free = i;
-            if (lport_valid_reg[i] && lport_tab_reg[i] == listen_req.port) at = i;
-          end
-          listen_rsp_valid <= 1'b1;
-          listen_rsp.port <= listen_req.port;
-          if (listen_req.open) begin
-            listen_rsp.ok <= at >= 0 || free >= 0;
-            if (at < 0 && free >= 0) begin
-              lport_valid_reg[free] <= 1'b1;
-              lport_tab_reg[free] <= listen_req.port;
-            end
-          end else begin
-            listen_rsp.ok <= at >= 0;
-            if (at >= 0) lport_valid_reg[at] <= 1'b0;
-          end
-          turn_reg <= 1'b0;
-        end else if (req_valid && req_ready) begin
+        if (req_valid && req_ready) begin
           op_reg <= req_op;
           rip_reg <= req_remote_ip;
           rport_reg <= req_remote_port;
@@ -198,7 +173,6 @@ module toe_tcp_session_table
           alloc_reg <= req_alloc;
           sid_reg <= SW'(req_session);
           tries_reg <= '0;
-          turn_reg <= 1'b1;
           state_reg <= ST_READ;
         end
       end
@@ -229,9 +203,6 @@ module toe_tcp_session_table
       state_reg <= ST_INIT;
       init_reg <= '0;
       eph_reg <= 16'd49152;
-      turn_reg <= 1'b0;
-      lport_valid_reg <= '0;
-      listen_rsp_valid <= 1'b0;
       sessions_in_use <= '0;
       rsp_valid <= 1'b0;
     end

@@ -18,16 +18,20 @@ ROOT = Path(__file__).resolve().parents[2]
 LINUX_SYN_OPTS = [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (1, 0)), ("NOP", None), ("WScale", 10)]
 
 
+def with_tcp_checksum(seg):
+    """seg (a TCP header and payload) with its checksum field recomputed."""
+    seg = seg[:16] + b"\0\0" + seg[18:]
+    ck = checksum(in4_pseudoheader(6, IP(src=PEER_IP, dst=TOE_IP), len(seg)) + seg)
+    return seg[:16] + ck.to_bytes(2, "big") + seg[18:]
+
+
 def with_options(c, opts, payload=b"evil"):
     """A data segment of connection c whose option bytes are exactly `opts` (which scapy
     would refuse to build when malformed), with a correct checksum."""
     hdr = bytearray(bytes(TCP(sport=c.sport, dport=c.dport, seq=c.snd_nxt, ack=c.rcv_nxt,
                               flags="PA", window=65535)))[:20]
     hdr[12] = (5 + len(opts) // 4) << 4
-    hdr[16:18] = b"\0\0"
-    seg = bytes(hdr) + opts + payload
-    ck = checksum(in4_pseudoheader(6, IP(src=PEER_IP, dst=TOE_IP), len(seg)) + seg)
-    seg = seg[:16] + ck.to_bytes(2, "big") + seg[18:]
+    seg = with_tcp_checksum(bytes(hdr) + opts + payload)
     return bytes(Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP, proto=6) / Raw(seg))
 
 
@@ -188,10 +192,7 @@ async def hostile_segments(dut):
         b = bytearray(bytes(c.seg("PA", b"evil")))
         fn(b)
         if fix_checksum:
-            b[tcp_ofs + 16:tcp_ofs + 18] = b"\0\0"
-            seg = bytes(b[tcp_ofs:])
-            ck = checksum(in4_pseudoheader(6, IP(src=PEER_IP, dst=TOE_IP), len(seg)) + seg)
-            b[tcp_ofs + 16:tcp_ofs + 18] = ck.to_bytes(2, "big")
+            b[tcp_ofs:] = with_tcp_checksum(bytes(b[tcp_ofs:]))
         return bytes(b)
 
     tcp_ofs = 14 + 20
