@@ -245,14 +245,14 @@ module toe_tcp
   );
 
   // app reads: rx_meta, then the data frame; its last beat reports the read as done
-  logic rdm_valid, rdm_ready, rdd_ready;
+  logic rdm_valid, rdm_ready, rdd_valid, rdd_ready;
   tcp_ring_job_t rdm;
   toe_tcp_ring_reader #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_reader (
     .clk, .rst, .s_job_valid(rd_job_valid), .s_job_ready(rd_job_ready), .s_job(rd_job),
     .m_axi_araddr(araddr[0]), .m_axi_arlen(arlen[0]), .m_axi_arvalid(arvalid[0]), .m_axi_arready(arready[0]),
     .m_axi_rdata(rdata), .m_axi_rvalid(rvalid[0]), .m_axi_rready(rready[0]),
     .m_meta_valid(rdm_valid), .m_meta_ready(rdm_ready), .m_meta(rdm),
-    .m_axis_tdata(m_rx_axis_tdata), .m_axis_tkeep(m_rx_axis_tkeep), .m_axis_tvalid(m_rx_axis_tvalid),
+    .m_axis_tdata(m_rx_axis_tdata), .m_axis_tkeep(m_rx_axis_tkeep), .m_axis_tvalid(rdd_valid),
     .m_axis_tready(rdd_ready), .m_axis_tlast(m_rx_axis_tlast)
   );
   assign rx_meta_valid = rdm_valid;
@@ -260,10 +260,14 @@ module toe_tcp
   assign rx_meta = '{session: rdm.session, length: 16'(rdm.length)};
   tcp_ring_job_t rd_cur_reg;
   always_ff @(posedge clk) if (rdm_valid && rdm_ready) rd_cur_reg <= rdm;
+  // The last beat waits (valid and ready both held) while the done queue is full, so
+  // the app and the reader always agree on which beats were transferred.
   logic rdq_ready;
-  assign rdd_ready = m_rx_axis_tready && rdq_ready;
+  wire rd_beat_go = !m_rx_axis_tlast || rdq_ready;
+  assign m_rx_axis_tvalid = rdd_valid && rd_beat_go;
+  assign rdd_ready = m_rx_axis_tready && rd_beat_go;
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(4)) u_rd_done (
-    .clk, .rst, .s_data(rd_cur_reg), .s_valid(m_rx_axis_tvalid && rdd_ready && m_rx_axis_tlast),
+    .clk, .rst, .s_data(rd_cur_reg), .s_valid(m_rx_axis_tvalid && m_rx_axis_tready && m_rx_axis_tlast),
     .s_ready(rdq_ready), .commit(1'b0), .rewind(1'b0),
     .m_data(rd_done), .m_valid(rd_done_valid), .m_ready(rd_done_ready), .uncommitted()
   );
