@@ -36,4 +36,5 @@ rtl/tcp/toe_tcp_core.sv
 rtl/tcp/toe_tcp.sv
 rtl/net/toe_top.sv
 rtl/app/toe_app_udp_echo.sv
+rtl/app/toe_app_pattern.sv
 rtl/app/toe_app_tcp_services.sv

@@ -165,6 +165,10 @@ def gen_cpp():
         lines.append(f"constexpr uint32_t REG_{name} = 0x{off:03X};")
     for name, off, _ in STATUS:
         lines.append(f"constexpr uint32_t REG_{name} = 0x{off:03X};")
+    lines.append("struct ConfigReg { const char* name; uint32_t offset; };")
+    lines.append("constexpr ConfigReg CONFIG_REGS[] = {")
+    lines += [f'    {{"{name}", 0x{off:03X}}},' for name, off, _, _ in CONFIG]
+    lines.append("};")
     lines.append(f"constexpr uint32_t COUNTER_BASE = 0x{COUNTER_BASE:03X};")
     lines.append("constexpr const char* COUNTER_NAMES[] = {")
     lines += [f'    "{name}",' for name, _ in COUNTERS]

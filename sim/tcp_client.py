@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""TCP test client for the engine's echo service (Linux's own TCP stack as the peer).
+"""TCP test peer for the engine's services (Linux's own TCP stack as the peer).
 
   tcp_client.py IP PORT echo N SIZE [S]  N concurrent connections, each sends SIZE random
                                          bytes and must get them back byte-exact (limit S s)
@@ -9,6 +9,12 @@
   tcp_client.py IP PORT rst SIZE         send SIZE bytes, then abort with RST (SO_LINGER 0)
   tcp_client.py IP PORT halfclose SIZE   send SIZE bytes, shut down the write side, read
                                          the echo until the engine's FIN
+  tcp_client.py IP PORT source SIZE      read SIZE bytes from the engine's source (port 19)
+                                         and check the pattern (byte n is n mod 251)
+  tcp_client.py IP PORT listen SIZE [S]  listen on IP:PORT (a local address), print
+                                         "listening", take one connection (the engine's
+                                         client app), read to its FIN, check it is SIZE
+                                         bytes of the pattern
 
 Prints one summary line; exits non-zero on any mismatch, error or timeout.
 """
@@ -104,6 +110,43 @@ def halfclose(ip, port, size):
     return ok
 
 
+def pattern_ok(data, start=0):
+    return data == bytes((start + i) % 251 for i in range(len(data)))
+
+
+def source(ip, port, size):
+    s = socket.create_connection((ip, port), timeout=20)
+    got = b""
+    while len(got) < size:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    s.close()
+    ok = len(got) >= size and pattern_ok(got)
+    print(f"read {len(got)} bytes from the source: pattern {'ok' if ok else 'WRONG'}")
+    return ok
+
+
+def listen(ip, port, size, limit_s=120):
+    srv = socket.create_server((ip, port))
+    srv.settimeout(limit_s)
+    print("listening", flush=True)
+    conn, peer = srv.accept()
+    conn.settimeout(limit_s)
+    got = bytearray()
+    while True:
+        chunk = conn.recv(1 << 20)
+        if not chunk:
+            break
+        got += chunk
+    conn.close()
+    ok = len(got) == size and pattern_ok(bytes(got))
+    print(f"received {len(got)} bytes from {peer[0]}:{peer[1]} until FIN: "
+          f"pattern {'ok' if ok else 'WRONG'}")
+    return ok
+
+
 def main():
     ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     args = [int(a) for a in sys.argv[4:]]
@@ -115,6 +158,10 @@ def main():
         ok = rst(ip, port, *args)
     elif mode == "halfclose":
         ok = halfclose(ip, port, *args)
+    elif mode == "source":
+        ok = source(ip, port, *args)
+    elif mode == "listen":
+        ok = listen(ip, port, *args)
     else:
         sys.exit(f"unknown mode {mode}")
     sys.exit(0 if ok else 1)

@@ -23,6 +23,28 @@ constexpr uint32_t REG_MEM_BASE_LO = 0x044;
 constexpr uint32_t REG_MEM_BASE_HI = 0x048;
 constexpr uint32_t REG_TCP_CURR_ESTAB = 0x080;
 constexpr uint32_t REG_TCP_SESSIONS_IN_USE = 0x084;
+struct ConfigReg { const char* name; uint32_t offset; };
+constexpr ConfigReg CONFIG_REGS[] = {
+    {"ID", 0x000},
+    {"MAC_LO", 0x004},
+    {"MAC_HI", 0x008},
+    {"IPV4_ADDR", 0x00C},
+    {"IPV4_NETMASK", 0x010},
+    {"IPV4_GATEWAY", 0x014},
+    {"CTRL", 0x018},
+    {"ARP_TIMEOUT_S", 0x01C},
+    {"ICMP_UNREACH_INTERVAL_US", 0x020},
+    {"TCP_MSS", 0x024},
+    {"TCP_RTO_INIT_US", 0x028},
+    {"TCP_RTO_MIN_US", 0x02C},
+    {"TCP_RTO_MAX_US", 0x030},
+    {"TCP_MAX_RETRIES", 0x034},
+    {"TCP_DELACK_US", 0x038},
+    {"TCP_TIME_WAIT_US", 0x03C},
+    {"TCP_ISN_KEY", 0x040},
+    {"MEM_BASE_LO", 0x044},
+    {"MEM_BASE_HI", 0x048},
+};
 constexpr uint32_t COUNTER_BASE = 0x100;
 constexpr const char* COUNTER_NAMES[] = {
     "ethInFrames",

@@ -27,9 +27,12 @@
 
 namespace {
 
-volatile sig_atomic_t g_stop = 0, g_report = 0;
+volatile sig_atomic_t g_stop = 0, g_report = 0, g_client = 0;
 void on_signal(int) { g_stop = 1; }
 void on_report(int) { g_report = 1; }
+void on_client(int) { g_client = 1; }
+
+const char* const CLIENT_STATES[] = {"idle", "connecting", "sending", "closing", "closed", "reset", "failed", "?"};
 
 struct Options {
     std::string tap = "toe0";
@@ -38,6 +41,9 @@ struct Options {
     std::string gateway = "0.0.0.0";
     std::string pcap;
     std::string fst;
+    std::string connect;                                  // IP:PORT of the client app
+    uint32_t send_bytes = 1000000;
+    std::vector<std::pair<uint32_t, uint32_t>> csr_sets;  // --set
 };
 
 void usage() {
@@ -49,8 +55,15 @@ void usage() {
         "  --gateway ADDR    default gateway (default none)\n"
         "  --pcap FILE       write every frame, both directions, to a pcap file\n"
         "  --fst FILE        write an FST waveform (large and slow: for short runs)\n"
+        "  --connect IP:PORT the TCP client app's peer; SIGUSR2 starts it (again)\n"
+        "  --send BYTES      bytes the client sends, then it closes (default 1000000)\n"
+        "  --set REG=VALUE   write a configuration register after reset, e.g.\n"
+        "                    --set TCP_TIME_WAIT_US=1000000 (names: docs/registers.md)\n"
         "  --help            this text\n"
-        "Runs until SIGINT/SIGTERM, then prints the engine's counters; SIGUSR1 prints a status line.\n", TOE_DATA_W);
+        "Built-in apps: UDP echo 7; TCP echo 7, discard/iperf sink 5001, pattern source 19\n"
+        "(byte n of the stream is n mod 251), and the client (same pattern).\n"
+        "Runs until SIGINT/SIGTERM, then prints the engine's counters. SIGUSR1 prints a status\n"
+        "line: tcpCurrEstab N tcpSessionsInUse N client STATE sent BYTES.\n", TOE_DATA_W);
 }
 
 [[noreturn]] void die(const char* what) {
@@ -76,6 +89,17 @@ uint64_t parse_mac(const std::string& s) {
     uint64_t m = 0;
     for (unsigned x : b) m = (m << 8) | (x & 0xFF);
     return m;
+}
+
+// --set NAME=VALUE -> {register offset, value}
+std::pair<uint32_t, uint32_t> parse_set(const std::string& s) {
+    size_t eq = s.find('=');
+    if (eq != std::string::npos)
+        for (const auto& r : toe_csr::CONFIG_REGS)
+            if (s.compare(0, eq, r.name) == 0 && std::strlen(r.name) == eq)
+                return {r.offset, uint32_t(std::strtoul(s.c_str() + eq + 1, nullptr, 0))};
+    std::fprintf(stderr, "toe-sim: bad --set '%s': want NAME=VALUE with a register of docs/registers.md\n", s.c_str());
+    std::exit(2);
 }
 
 int open_tap(const std::string& name) {
@@ -130,6 +154,9 @@ int main(int argc, char** argv) {
         else if (a == "--gateway") o.gateway = next();
         else if (a == "--pcap") o.pcap = next();
         else if (a == "--fst") o.fst = next();
+        else if (a == "--connect") o.connect = next();
+        else if (a == "--send") o.send_bytes = uint32_t(std::stoul(next(), nullptr, 0));
+        else if (a == "--set") o.csr_sets.push_back(parse_set(next()));
         else { std::fprintf(stderr, "toe-sim: unknown option %s (see --help)\n", a.c_str()); return 2; }
     }
     size_t slash = o.ip.find('/');
@@ -150,7 +177,16 @@ int main(int argc, char** argv) {
     sim.csr_write(REG_MAC_HI, uint32_t(mac >> 32));
     sim.csr_write(REG_IPV4_NETMASK, mask);
     sim.csr_write(REG_IPV4_GATEWAY, parse_ip(o.gateway));
+    for (auto [reg, value] : o.csr_sets) sim.csr_write(reg, value);
     sim.csr_write(REG_IPV4_ADDR, ip);
+    if (!o.connect.empty()) {
+        size_t colon = o.connect.rfind(':');
+        if (colon == std::string::npos) { std::fprintf(stderr, "toe-sim: --connect wants IP:PORT\n"); return 2; }
+        sim->client_ip = parse_ip(o.connect.substr(0, colon));
+        sim->client_port = uint16_t(std::atoi(o.connect.c_str() + colon + 1));
+        sim->client_bytes = o.send_bytes;
+        signal(SIGUSR2, on_client);
+    }
     std::printf("toe-sim: DATA_W=%d tap=%s ip=%s mac=%s ready\n", TOE_DATA_W, o.tap.c_str(),
                 o.ip.c_str(), o.mac.c_str());
     std::fflush(stdout);
@@ -218,6 +254,8 @@ int main(int argc, char** argv) {
                 ++frames_out;
             }
         }
+        sim->client_start = g_client;
+        g_client = 0;
         sim.step();
         if (rx_take) {
             rx_off += W;
@@ -226,8 +264,9 @@ int main(int argc, char** argv) {
         idle_cycles = busy ? 0 : idle_cycles + 1;
         if (g_report) {   // SIGUSR1: one status line, for tests
             g_report = 0;
-            std::printf("status: tcpCurrEstab %u tcpSessionsInUse %u\n", sim.csr_read(REG_TCP_CURR_ESTAB),
-                        sim.csr_read(REG_TCP_SESSIONS_IN_USE));
+            std::printf("status: tcpCurrEstab %u tcpSessionsInUse %u client %s sent %u\n",
+                        sim.csr_read(REG_TCP_CURR_ESTAB), sim.csr_read(REG_TCP_SESSIONS_IN_USE),
+                        CLIENT_STATES[sim->client_state & 7], sim->client_sent);
             std::fflush(stdout);
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_sim_top: what toe-sim simulates: toe_top with the built-in applications (UDP echo
-// on port 7; TCP echo on port 7 and discard/iperf sink on port 5001) and the behavioural
+// on port 7; TCP echo on port 7, discard/iperf sink on port 5001, pattern source on port
+// 19, and a client that connects out on client_start) and the behavioural
 // memory behind the TCP rings (MEM_LATENCY cycles per read: 100 ns at 156.25 MHz for
 // 64 bits, at 322 MHz for 512 bits). MAC, CSR and time ports are flat for the C++ harness.
 module toe_sim_top
@@ -48,7 +49,13 @@ module toe_sim_top
   output logic                tcp_listening,
   output logic [63:0]         tcp_discard_bytes,
   output logic                tcp_app_rx_beat,    // a TCP payload beat reaches the app (bench probe)
-  output logic                tcp_app_tx_beat     // a TCP payload beat leaves the app (bench probe)
+  output logic                tcp_app_tx_beat,    // a TCP payload beat leaves the app (bench probe)
+  input  logic                client_start,       // the TCP client app (toe_app_tcp_services)
+  input  logic [31:0]         client_ip,
+  input  logic [15:0]         client_port,
+  input  logic [31:0]         client_bytes,
+  output logic [2:0]          client_state,
+  output logic [31:0]         client_sent
 );
   logic [DATA_W-1:0] urx_tdata, utx_tdata;
   logic [DATA_W/8-1:0] urx_tkeep, utx_tkeep;
@@ -70,11 +77,13 @@ module toe_sim_top
   logic [DATA_W/8-1:0] wstrb;
   logic tl_req_valid, tl_req_ready, tl_rsp_valid, tl_rsp_ready, notif_valid, notif_ready,
         close_valid, close_ready, rd_valid, rd_ready, meta_valid, meta_ready, txq_valid, txq_ready,
-        txr_valid, txr_ready;
+        txr_valid, txr_ready, open_valid, open_ready, open_rsp_valid, open_rsp_ready;
   tcp_listen_req_t tl_req;
   tcp_listen_rsp_t tl_rsp;
   tcp_notif_t notif;
   tcp_close_req_t close_req;
+  tcp_open_req_t open_req;
+  tcp_open_rsp_t open_rsp;
   tcp_rd_req_t rd_req;
   tcp_rx_meta_t meta;
   tcp_tx_req_t txq;
@@ -108,8 +117,8 @@ module toe_sim_top
     .s_host_tx_axis_tready(), .s_host_tx_axis_tlast(1'b0),
     .tcp_listen_req_valid(tl_req_valid), .tcp_listen_req_ready(tl_req_ready), .tcp_listen_req(tl_req),
     .tcp_listen_rsp_valid(tl_rsp_valid), .tcp_listen_rsp_ready(tl_rsp_ready), .tcp_listen_rsp(tl_rsp),
-    .tcp_open_req_valid(1'b0), .tcp_open_req_ready(), .tcp_open_req('0),
-    .tcp_open_rsp_valid(), .tcp_open_rsp_ready(1'b1), .tcp_open_rsp(),
+    .tcp_open_req_valid(open_valid), .tcp_open_req_ready(open_ready), .tcp_open_req(open_req),
+    .tcp_open_rsp_valid(open_rsp_valid), .tcp_open_rsp_ready(open_rsp_ready), .tcp_open_rsp(open_rsp),
     .tcp_close_req_valid(close_valid), .tcp_close_req_ready(close_ready), .tcp_close_req(close_req),
     .tcp_notif_valid(notif_valid), .tcp_notif_ready(notif_ready), .tcp_notif(notif),
     .tcp_rd_req_valid(rd_valid), .tcp_rd_req_ready(rd_ready), .tcp_rd_req(rd_req),
@@ -149,6 +158,8 @@ module toe_sim_top
     .clk, .rst,
     .listen_req_valid(tl_req_valid), .listen_req_ready(tl_req_ready), .listen_req(tl_req),
     .listen_rsp_valid(tl_rsp_valid), .listen_rsp_ready(tl_rsp_ready), .listen_rsp(tl_rsp),
+    .open_req_valid(open_valid), .open_req_ready(open_ready), .open_req,
+    .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .notif_valid, .notif_ready, .notif,
     .close_req_valid(close_valid), .close_req_ready(close_ready), .close_req,
     .rd_req_valid(rd_valid), .rd_req_ready(rd_ready), .rd_req,
@@ -159,6 +170,7 @@ module toe_sim_top
     .tx_rsp_valid(txr_valid), .tx_rsp_ready(txr_ready), .tx_rsp(txr),
     .m_tx_axis_tdata(ttx_tdata), .m_tx_axis_tkeep(ttx_tkeep), .m_tx_axis_tvalid(ttx_tvalid),
     .m_tx_axis_tready(ttx_tready), .m_tx_axis_tlast(ttx_tlast),
+    .client_start, .client_ip, .client_port, .client_bytes, .client_state, .client_sent,
     .listening(tcp_listening), .discard_bytes(tcp_discard_bytes)
   );
 

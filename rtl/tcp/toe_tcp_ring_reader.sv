@@ -46,6 +46,18 @@ module toe_tcp_ring_reader
     return 17'((18'(j.offset[OW-1:0]) + 18'(j.length) + 18'(W - 1)) >> OW);
   endfunction
 
+  // ---- read buffer and its credits: beats not yet promised to an issued burst ----
+  localparam int unsigned RBUF = 2 * burst_beats_max(DATA_W);
+  logic [$clog2(RBUF):0] credit_reg;
+  logic [DATA_W-1:0] buf_data;
+  logic buf_valid, buf_ready;
+  toe_fifo #(.WIDTH(DATA_W), .DEPTH(RBUF)) u_rbuf (
+    .clk, .rst, .s_data(m_axi_rdata), .s_valid(m_axi_rvalid), .s_ready(),
+    .commit(1'b0), .rewind(1'b0), .m_data(buf_data), .m_valid(buf_valid), .m_ready(buf_ready),
+    .uncommitted()
+  );
+  assign m_axi_rready = 1'b1;
+
   // ---- address side ----
   logic ar_busy_reg;
   tcp_ring_job_t ar_job_reg;
@@ -56,7 +68,7 @@ module toe_tcp_ring_reader
   wire [8:0] burst = next_burst(32'(ar_word_reg), ar_left_reg, DATA_W);
   assign s_job_ready = !ar_busy_reg && infl_ready;
   wire job_take = s_job_valid && s_job_ready;
-  assign m_axi_arvalid = ar_busy_reg;
+  assign m_axi_arvalid = ar_busy_reg && credit_reg >= ($clog2(RBUF)+1)'(burst);
   assign m_axi_araddr = ADDR_W'(ar_job_reg.base) + ADDR_W'({ar_word_reg, {OW{1'b0}}});
   assign m_axi_arlen = 8'(burst - 9'd1);
   always_ff @(posedge clk) begin
@@ -70,7 +82,12 @@ module toe_tcp_ring_reader
       ar_left_reg <= ar_left_reg - 17'(burst);
       if (17'(burst) == ar_left_reg) ar_busy_reg <= 1'b0;
     end
-    if (rst) ar_busy_reg <= 1'b0;
+    credit_reg <= credit_reg - ((m_axi_arvalid && m_axi_arready) ? ($clog2(RBUF)+1)'(burst) : '0)
+                  + ($clog2(RBUF)+1)'(buf_valid && buf_ready);
+    if (rst) begin
+      ar_busy_reg <= 1'b0;
+      credit_reg <= ($clog2(RBUF)+1)'(RBUF);
+    end
   end
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(JOBS_AHEAD)) u_inflight (
     .clk, .rst, .s_data(s_job), .s_valid(job_take), .s_ready(infl_ready),
@@ -89,16 +106,16 @@ module toe_tcp_ring_reader
   assign m_meta = infl_job;
 
   wire last_mem = r_left_reg == '0;
-  wire [DATA_W-1:0] hi = last_mem ? '0 : m_axi_rdata;
+  wire [DATA_W-1:0] hi = last_mem ? '0 : buf_data;
   wire [2*DATA_W-1:0] both = {hi, lo_reg};
   assign m_axis_tdata = DATA_W'(both >> (8 * int'(job_reg.offset[OW-1:0])));
   assign m_axis_tlast = o_left_reg == 17'd1;
   // bytes in the last beat: length modulo W, W when it divides
   wire [OW:0] tail = job_reg.length[OW-1:0] == '0 ? (OW+1)'(W) : {1'b0, job_reg.length[OW-1:0]};
   always_comb for (int l = 0; l < W; l++) m_axis_tkeep[l] = !m_axis_tlast || (OW+1)'(l) < tail;
-  assign m_axis_tvalid = state_reg == ST_DATA && lo_valid_reg && (last_mem || m_axi_rvalid);
+  assign m_axis_tvalid = state_reg == ST_DATA && lo_valid_reg && (last_mem || buf_valid);
   wire out_take = m_axis_tvalid && m_axis_tready;
-  assign m_axi_rready = state_reg == ST_DATA && !last_mem && (!lo_valid_reg || out_take);
+  assign buf_ready = state_reg == ST_DATA && !last_mem && (!lo_valid_reg || out_take);
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
@@ -110,8 +127,8 @@ module toe_tcp_ring_reader
         state_reg <= ST_DATA;
       end
       ST_DATA: begin
-        if (m_axi_rvalid && m_axi_rready) begin
-          lo_reg <= m_axi_rdata;
+        if (buf_valid && buf_ready) begin
+          lo_reg <= buf_data;
           lo_valid_reg <= 1'b1;
           r_left_reg <= r_left_reg - 1'b1;
         end else if (out_take) lo_valid_reg <= 1'b0;

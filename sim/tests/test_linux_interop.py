@@ -13,6 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST_IP, TOE_IP, TOE_MAC = "192.0.2.1", "192.0.2.2", "02:00:00:00:00:02"
+CLIENT_PORT, CLIENT_BYTES = 5555, 1_000_000     # the engine's client app connects here
 
 
 def sh(*args, check=True, **kw):
@@ -31,7 +32,9 @@ def engine(request):
     try:
         sh("make", "-s", f"build/toe-sim-{width}", f"SIM_DATA_W={width}", cwd=ROOT)
         proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / f"build/toe-sim-{width}"),
-                                 "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC],
+                                 "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC,
+                                 "--connect", f"{HOST_IP}:{CLIENT_PORT}", "--send", str(CLIENT_BYTES),
+                                 "--set", "TCP_TIME_WAIT_US=1000000"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         proc.width = width
         assert "ready" in proc.stdout.readline()
@@ -90,15 +93,20 @@ def tcp_client(ns, *args, timeout=300):
     return in_ns(ns, "python3", str(ROOT / "sim/tcp_client.py"), TOE_IP, *map(str, args), timeout=timeout)
 
 
-def sessions_in_use(proc):
-    """Ask toe-sim for its status line (SIGUSR1) and return tcpSessionsInUse."""
+def status(proc):
+    """Ask toe-sim for its status line (SIGUSR1): {tcpCurrEstab, tcpSessionsInUse, client, sent}."""
     proc.send_signal(signal.SIGUSR1)
     while True:
         line = proc.stdout.readline()
-        m = re.search(r"status: tcpCurrEstab (\d+) tcpSessionsInUse (\d+)", line)
+        m = re.search(r"status: tcpCurrEstab (\d+) tcpSessionsInUse (\d+) client (\w+) sent (\d+)", line)
         if m:
-            return int(m.group(2))
+            return {"tcpCurrEstab": int(m.group(1)), "tcpSessionsInUse": int(m.group(2)),
+                    "client": m.group(3), "sent": int(m.group(4))}
         assert line, "toe-sim exited"
+
+
+def sessions_in_use(proc):
+    return status(proc)["tcpSessionsInUse"]
 
 
 def wait_sessions_free(proc, timeout_s=90):
@@ -141,22 +149,39 @@ def test_tcp_closed_port_refused(engine):
     assert r.stdout.strip() == "refused", r.stdout + r.stderr
 
 
-# Echo under sustained load can wedge the engine (open bug, issue 3): a TX-ring write
-# meets an app data frame of another length (tcpAppLenErrors), then the engine stops.
-# These tests run last in the module, so a wedge cannot fail the tests above, and are
-# expected failures until the bug is fixed; they pass when run alone on an idle machine.
-OPEN_BUG = ("open bug: echo under load can wedge the engine after one tcpAppLenErrors "
-            "(see issue 3 closing note)")
+def test_tcp_source_pattern_1MB(engine):
+    ns, proc = engine
+    r = tcp_client(ns, 19, "source", 1_000_000, timeout=120)
+    assert r.returncode == 0 and "pattern ok" in r.stdout, r.stdout + r.stderr
+    assert wait_sessions_free(proc) == 0
 
 
-@pytest.mark.xfail(reason=OPEN_BUG, strict=False)
+def test_tcp_client_app_sends_1MB_to_linux_listener(engine):
+    """(d): the engine opens the connection, sends, and closes first (through TIME-WAIT)."""
+    ns, proc = engine
+    listener = subprocess.Popen(["ip", "netns", "exec", ns, "python3", str(ROOT / "sim/tcp_client.py"),
+                                 HOST_IP, str(CLIENT_PORT), "listen", str(CLIENT_BYTES), "120"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert listener.stdout.readline().strip() == "listening"
+        proc.send_signal(signal.SIGUSR2)
+        out = listener.communicate(timeout=150)[0]
+    finally:
+        listener.kill()
+    assert listener.returncode == 0 and "pattern ok" in out, out
+    deadline = time.time() + 30
+    while (st := status(proc))["client"] != "closed" and time.time() < deadline:
+        time.sleep(0.5)
+    assert st["client"] == "closed" and st["sent"] == CLIENT_BYTES, st
+    assert wait_sessions_free(proc) == 0
+
+
 def test_tcp_echo_bulk_1MB_sha256(engine):
     ns, proc = engine
     r = tcp_client(ns, 7, "bulk", 1_000_000, 60, timeout=90)
     assert r.returncode == 0 and "sha256 equal" in r.stdout, r.stdout + r.stderr
 
 
-@pytest.mark.xfail(reason=OPEN_BUG, strict=False)
 def test_tcp_1024_concurrent_connections(engine):
     ns, proc = engine
     r = tcp_client(ns, 7, "echo", 1024, 4096, 120, timeout=150)
@@ -164,7 +189,6 @@ def test_tcp_1024_concurrent_connections(engine):
     assert wait_sessions_free(proc) == 0
 
 
-@pytest.mark.xfail(reason=OPEN_BUG, strict=False)
 def test_tcp_echo_bulk_10MB_sha256(engine):
     ns, proc = engine
     r = tcp_client(ns, 7, "bulk", 10_000_000, 90, timeout=120)

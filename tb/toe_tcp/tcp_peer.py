@@ -12,6 +12,12 @@ from tbutil import TB
 TOE_MAC, TOE_IP = "02:00:00:00:00:02", "192.0.2.2"
 PEER_MAC, PEER_IP = "02:00:00:00:00:01", "192.0.2.1"
 CYCLES_PER_US = 1          # engine time runs fast in these tests
+CLIENT_STATES = ["idle", "connecting", "sending", "closing", "closed", "reset", "failed"]
+
+
+def pattern(n, start=0):
+    """The source/client apps' stream: byte i is i mod 251."""
+    return bytes(i % 251 for i in range(start, start + n))
 
 
 class Conn:
@@ -50,6 +56,24 @@ class Conn:
         await self.send("A")
         return sa
 
+    async def accept(self, syn, mss=1460):
+        """Answer the engine's SYN with SYN-ACK and take its ACK (an active open)."""
+        assert syn[TCP].flags == "S", syn.summary()
+        self.rcv_nxt = (syn[TCP].seq + 1) % 2**32
+        await self.send("SA", options=[("MSS", mss)])
+        ack = await self.expect()
+        assert ack[TCP].flags == "A" and ack[TCP].ack == self.snd_nxt, ack.summary()
+
+    async def expect_fin(self, timeout_us=2000):
+        """Skip data-less segments until the engine's FIN; count it received."""
+        while True:
+            p = await self.expect(timeout_us)
+            if "F" in p[TCP].flags:
+                assert p[TCP].seq == self.rcv_nxt, p.summary()
+                self.rcv_nxt = (self.rcv_nxt + 1) % 2**32
+                return p
+            assert not bytes(p[TCP].payload), f"data after the end: {p.summary()}"
+
     async def recv_data(self, n, timeout_us=2000, ack=True):
         """Collect n bytes of in-order data from the engine, acknowledging each segment."""
         out = b""
@@ -76,6 +100,7 @@ class TcpPeer:
         self.mac_tx = self.tb.sink("m_mac_tx_axis", backpressure=backpressure, seed=4)
         self.csr = AxilMaster(self.tb)
         dut.tick_us.value = 0
+        dut.client_start.value = 0
         self.next_port = 40000
 
     async def _ticks(self):
@@ -118,6 +143,35 @@ class TcpPeer:
         except cocotb.triggers.SimTimeoutError:
             return
         raise AssertionError(f"unexpected frame: {p.summary()}")
+
+    async def start_client(self, port, nbytes):
+        """Start the client app towards the peer's `port`; return the connection of its SYN."""
+        self.dut.client_ip.value = int.from_bytes(bytes(map(int, PEER_IP.split("."))), "big")
+        self.dut.client_port.value = port
+        self.dut.client_bytes.value = nbytes
+        self.dut.client_start.value = 1
+        await self.tb.cycles(1)
+        self.dut.client_start.value = 0
+        while True:
+            syn = await self.expect()
+            if TCP in syn:
+                break
+        c = Conn(self, port, syn[TCP].sport, isn=4000)
+        return c, syn
+
+    async def wait_client(self, state, cycles=5000):
+        for _ in range(cycles // 10):
+            if int(self.dut.client_state.value) == CLIENT_STATES.index(state):
+                return
+            await self.tb.cycles(10)
+        raise AssertionError(f"client is {CLIENT_STATES[int(self.dut.client_state.value)]}, not {state}")
+
+    async def wait_sessions_free(self, cycles=5000):
+        for _ in range(cycles // 20):
+            if await self.status("TCP_SESSIONS_IN_USE") == 0:
+                return
+            await self.tb.cycles(20)
+        raise AssertionError("sessions not freed")
 
     def conn(self, dport=7, isn=1000):
         self.next_port += 1

@@ -1,7 +1,9 @@
-"""TCP scenarios against toe_sim_top (engine + behavioural DRAM + echo/discard apps) with a
+"""TCP scenarios against toe_sim_top (engine + behavioural DRAM + the example apps) with a
 scapy peer, at 64 and 512 bits, 16 sessions and 4 KB rings (so data wraps the rings):
-handshakes, data both ways, retransmission, zero window, closes, resets, sequence-number
-wrap, and hostile segments, each checked for the RFC answer and the counters it moves."""
+handshakes both ways, data both ways, retransmission and the retry limit, zero window,
+every close sequence (peer first, engine first with TIME-WAIT, simultaneous), resets,
+refused opens, sequence-number wrap, and hostile segments, each checked for the RFC
+answer and the counters it moves."""
 import random
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from scapy.layers.inet import in4_pseudoheader
 from scapy.utils import checksum
 
 import runner
-from tcp_peer import PEER_IP, PEER_MAC, TOE_IP, TOE_MAC, TcpPeer
+from tcp_peer import PEER_IP, PEER_MAC, TOE_IP, TOE_MAC, TcpPeer, pattern
 
 ROOT = Path(__file__).resolve().parents[2]
 LINUX_SYN_OPTS = [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (1, 0)), ("NOP", None), ("WScale", 10)]
@@ -59,11 +61,7 @@ async def close_from_peer(t, c):
     assert fin[TCP].ack == c.snd_nxt
     c.rcv_nxt = (fin[TCP].seq + 1) % 2**32
     await c.send("A")
-    for _ in range(200):
-        if await t.status("TCP_SESSIONS_IN_USE") == 0:
-            return
-        await t.tb.cycles(20)
-    raise AssertionError("session not freed after close")
+    await t.wait_sessions_free()
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -232,6 +230,102 @@ async def hostile_segments(dut):
     # The connection under attack still delivers exactly the bytes sent.
     await echo(c, b"after the attack")
     assert await t.status("TCP_CURR_ESTAB") == 1
+
+
+@cocotb.test(timeout_time=40, timeout_unit="ms")
+async def active_open_send_then_close_through_time_wait(dut):
+    t = TcpPeer(dut)
+    await t.start(time_wait_us=4000)
+    before = await t.counters()
+    c, syn = await t.start_client(5555, 5000)
+    assert dict(syn[TCP].options).get("MSS") == 1460 and 49152 <= syn[TCP].sport
+    await c.accept(syn, mss=1000)
+    assert await c.recv_data(5000) == pattern(5000)
+    fin = await c.expect_fin()                     # engine: FIN-WAIT-1
+    assert fin[TCP].ack == c.snd_nxt
+    await c.send("A")                              # FIN-WAIT-2
+    await t.nothing(us=200)
+    await c.send("FA")                             # TIME-WAIT: our FIN is acknowledged
+    ack = await c.expect()
+    assert ack[TCP].flags == "A" and ack[TCP].ack == c.snd_nxt
+    await c.send("FA", seq=(c.snd_nxt - 1) % 2**32, advance=False)   # retransmitted FIN: ACK again
+    ack = await c.expect()
+    assert ack[TCP].flags == "A" and ack[TCP].ack == c.snd_nxt
+    assert await t.status("TCP_SESSIONS_IN_USE") == 1, "TIME-WAIT ended early"
+    await t.wait_client("closed")
+    await t.wait_sessions_free(cycles=8000)
+    d = delta(before, await t.counters())
+    assert d.get("tcpActiveOpens") == 1 and "tcpRetransSegs" not in d and "tcpAppErrors" not in d
+
+
+@cocotb.test(timeout_time=40, timeout_unit="ms")
+async def simultaneous_close(dut):
+    t = TcpPeer(dut)
+    await t.start()
+    c, syn = await t.start_client(5556, 300)
+    await c.accept(syn)
+    assert await c.recv_data(300) == pattern(300)
+    fin = await c.expect_fin()
+    # Our FIN crosses the engine's: it acknowledges only the data (FIN-WAIT-1 -> CLOSING).
+    await c.send("FA", ack=(c.rcv_nxt - 1) % 2**32)
+    ack = await c.expect()
+    assert ack[TCP].flags == "A" and ack[TCP].ack == c.snd_nxt and ack[TCP].seq == fin[TCP].seq + 1
+    await c.send("A")                              # CLOSING -> TIME-WAIT
+    await t.wait_client("closed")
+    await t.wait_sessions_free()
+
+
+@cocotb.test(timeout_time=40, timeout_unit="ms")
+async def active_open_refused_and_unanswered(dut):
+    t = TcpPeer(dut)
+    await t.start(rto_init_us=1000, rto_min_us=1000, retries=2)
+    before = await t.counters()
+    c, syn = await t.start_client(5557, 100)
+    await c.send("RA", seq=0, ack=(syn[TCP].seq + 1) % 2**32, advance=False)
+    await t.wait_client("failed")
+    await t.wait_sessions_free()
+    # Nobody answers: the SYN is sent 1 + retries times, then the open fails.
+    c, syn = await t.start_client(5558, 100)
+    for _ in range(2):
+        again = await c.expect(timeout_us=10000)
+        assert again[TCP].flags == "S" and again[TCP].seq == syn[TCP].seq
+    await t.wait_client("failed", cycles=20000)
+    await t.wait_sessions_free()
+    d = delta(before, await t.counters())
+    assert d.get("tcpAttemptFails") == 2 and d.get("tcpActiveOpens") == 2
+
+
+@cocotb.test(timeout_time=60, timeout_unit="ms")
+async def retry_limit_aborts_the_connection(dut):
+    t = TcpPeer(dut)
+    await t.start(rto_init_us=1000, rto_min_us=1000, retries=3)
+    before = await t.counters()
+    c, syn = await t.start_client(5559, 500)
+    await c.accept(syn)
+    first = await c.expect()
+    assert bytes(first[TCP].payload) == pattern(500)
+    # Never acknowledged: sent again `retries` times (backing off), then RST and the app told.
+    for _ in range(3):
+        p = await c.expect(timeout_us=20000)
+        assert p[TCP].seq == first[TCP].seq and bytes(p[TCP].payload) == pattern(500), p.summary()
+    rst = await c.expect(timeout_us=20000)
+    assert "R" in rst[TCP].flags, rst.summary()
+    await t.wait_client("reset")
+    await t.wait_sessions_free()
+    d = delta(before, await t.counters())
+    assert d.get("tcpRetransSegs") == 3 and d.get("tcpOutRsts") == 1
+
+
+@cocotb.test(timeout_time=40, timeout_unit="ms")
+async def source_streams_the_pattern_until_reset(dut):
+    t = TcpPeer(dut, backpressure=0.2)
+    await t.start()
+    c = t.conn(dport=19)
+    await c.open(mss=1200)
+    got = await c.recv_data(9000)                     # across the 4 KB ring, twice
+    assert got == pattern(len(got))
+    await c.send("R", advance=False)
+    await t.wait_sessions_free()
 
 
 @pytest.mark.parametrize("data_w,sessions", [(64, 16), (512, 16), (64, 16384)])
