@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe-sim: runs toe_sim_top (the engine plus its built-in applications) under Verilator
 // and bridges its MAC port to a Linux TAP device, so that the kernel and ordinary tools
-// are its peers. Engine time (tick_us) follows wall-clock time. Runs until SIGINT or
-// SIGTERM, then prints the engine's counters. See --help.
+// are its peers. Engine time (tick_us) follows wall-clock time; frames from Linux enter
+// no faster than the wire (10G at 64 bits, 100G at 512 bits, with IFG). Runs until SIGINT
+// or SIGTERM, then prints the engine's counters. See --help.
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
@@ -194,6 +195,7 @@ int main(int argc, char** argv) {
     std::deque<std::vector<uint8_t>> rx_queue;
     std::vector<uint8_t> rx_frame, tx_frame;
     size_t rx_off = 0;
+    uint64_t next_rx_frame = 0;
     uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, ticks = 0, idle_cycles = 0;
     const auto t0 = std::chrono::steady_clock::now();
     uint8_t buf[16384];
@@ -218,11 +220,12 @@ int main(int argc, char** argv) {
         sim->tick_us = ticks < now_us;
         if (sim->tick_us) ++ticks;
 
-        // Drive the MAC RX port.
-        if (rx_frame.empty() && !rx_queue.empty()) {
+        // Drive the MAC RX port, no faster than the wire.
+        if (rx_frame.empty() && !rx_queue.empty() && sim.cycles() >= next_rx_frame) {
             rx_frame = std::move(rx_queue.front());
             rx_queue.pop_front();
             rx_off = 0;
+            next_rx_frame = sim.cycles() + wire_cycles(rx_frame.size());
         }
         bool busy = !rx_frame.empty();
         if (busy) {

@@ -4,6 +4,7 @@
 // (TAP bridge) and toe-bench (cycle-accurate benchmarks).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,6 +14,13 @@
 #include "verilated_fst_c.h"
 
 constexpr int W = TOE_DATA_W / 8;   // bytes per beat
+
+// The wire: 10G at 64 bits (156.25 MHz), 100G at 512 bits (322 MHz), in bytes per cycle.
+// A frame of n bytes (without FCS) occupies it for n + 24 bytes (FCS, preamble, IFG).
+constexpr double WIRE_BYTES_PER_CYCLE = TOE_DATA_W == 64 ? 10e9 / 8 / 156.25e6 : 100e9 / 8 / 322e6;
+inline uint64_t wire_cycles(size_t frame_bytes) {
+    return uint64_t(std::ceil(double(frame_bytes + 24) / WIRE_BYTES_PER_CYCLE));
+}
 
 // Wide and narrow Verilator port access, one beat at a time.
 template <typename T> void set_beat(T& port, const uint8_t* bytes, int n) {
