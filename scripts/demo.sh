@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make demo: the simulated OpenTOE engine on a TAP device in a private network namespace,
-# with the Linux kernel as its peer: ARP, ping of several sizes, UDP echo, TCP echo and
-# iperf, counters.
+# with the Linux kernel as its peer: ARP, ping of several sizes, UDP echo, TCP echo,
+# iperf, the engine's pattern source, its client app connecting to Linux, counters.
 # Uses documentation addresses (192.0.2.0/24) that exist only inside the namespace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,8 @@ fi
 ip netns exec "$NS" ip link set lo up
 
 echo "== starting toe-sim (engine $TOE_IP) in namespace $NS"
-ip netns exec "$NS" ./build/toe-sim --tap tap0 --ip "$TOE_IP/24" --pcap build/demo.pcap > "$LOG" 2>&1 &
+ip netns exec "$NS" ./build/toe-sim --tap tap0 --ip "$TOE_IP/24" --pcap build/demo.pcap \
+  --connect "$HOST_IP:5555" --send 1000000 > "$LOG" 2>&1 &
 SIM_PID=$!
 for _ in $(seq 50); do grep -q ready "$LOG" 2>/dev/null && break; sleep 0.1; done
 grep -q ready "$LOG" || { echo "toe-sim did not start:"; cat "$LOG"; exit 1; }
@@ -65,6 +66,18 @@ echo "  $(ip netns exec "$NS" python3 sim/tcp_client.py "$TOE_IP" 7 echo 64 4096
 echo "== iperf 2 client to the engine's discard sink (port 5001), 5 s"
 echo "   (throughput is bound by simulation speed, not by the engine)"
 ip netns exec "$NS" iperf -c "$TOE_IP" -p 5001 -t 5 -f m 2>&1 | grep -E "Mbits|connected" | sed 's/^/  /' || true
+echo "== TCP source (port 19): Linux reads 1 MB of the engine's pattern (byte n = n mod 251)"
+echo "  $(ip netns exec "$NS" python3 sim/tcp_client.py "$TOE_IP" 19 source 1000000 || true)"
+echo "== the engine's client app opens a connection to a Linux listener ($HOST_IP:5555),"
+echo "   sends 1 MB of the pattern and closes"
+LISTEN_OUT=$(mktemp)
+ip netns exec "$NS" python3 sim/tcp_client.py "$HOST_IP" 5555 listen 1000000 60 > "$LISTEN_OUT" 2>&1 &
+LISTEN_PID=$!
+for _ in $(seq 50); do grep -q listening "$LISTEN_OUT" && break; sleep 0.1; done
+kill -USR2 "$SIM_PID"
+wait "$LISTEN_PID" || true
+echo "  $(tail -1 "$LISTEN_OUT")"
+rm -f "$LISTEN_OUT"
 
 echo
 echo "== stopping toe-sim; the engine's counters:"
