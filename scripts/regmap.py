@@ -95,7 +95,7 @@ COUNTERS = [
     ("tcpInBadFlags",        "SYN with FIN, or no ACK in a synchronized state; dropped"),
     ("tcpInOverflows",       "Segments dropped because the TCP checksum FIFO was full"),
     ("tcpAllocFails",        "SYNs and opens refused: no free session id, or a full hash row"),
-    ("tcpAppErrors",         "App requests refused: reads beyond the data, requests for closed sessions"),
+    ("tcpAppErrors",         "App requests refused: reads beyond the data, sends after the app closed or was told the end"),
     ("tcpAppLenErrors",      "tx_data frames whose length differed from their accepted tx_req"),
     ("memErrors",            "AXI4 memory responses that were not OKAY"),
 ]

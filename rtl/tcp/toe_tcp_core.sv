@@ -682,7 +682,9 @@ module toe_tcp_core
         avail = RING - (s.tx_app - s.snd_una);
         if (!is_estab(s.state) || s.close_req || s.ended) begin
           txr.status = TX_NOT_CONNECTED;
-          c_apperr = 1'b1;
+          // an error only if the app knew: it closed, or was told the end (not a race
+          // with a reset whose notification is still on its way)
+          c_apperr = s.state == FREE || s.close_req || s.end_told;
         end else if (txq_reg.length == '0 || 32'(txq_reg.length) > avail) begin
           txr.status = TX_NO_SPACE;
           txr.space = 17'(avail);
