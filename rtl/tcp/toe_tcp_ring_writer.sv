@@ -7,7 +7,8 @@
 // BURST_BYTES boundary (so never the ring's end, nor a 4 KB page). A job completes on
 // m_done (in job order) once every burst of it has its write response; a 0-length job
 // is a marker that completes in order without touching memory.
-// A frame shorter than its job is zero-filled, a longer one is cut; both pulse stat_len_err.
+// A frame shorter than its job is zero-filled, a longer one is cut; both pulse stat_len_err
+// (also when only the last beat's tkeep disagrees with the job's length).
 // Timing: one beat per cycle inside a burst, one idle cycle per burst for the address.
 // A source that stalls inside a burst holds the shared write channel (see toe_tcp_mem_arb).
 module toe_tcp_ring_writer
@@ -64,6 +65,10 @@ module toe_tcp_ring_writer
   logic over_reg;                  // the job's last input beat was not the frame's last
   logic [16:0] bursts_reg;         // bursts issued for this job
 
+  // tkeep of a frame's last beat when the frame is exactly the job's length
+  logic [W-1:0] last_keep;
+  always_comb for (int l = 0; l < W; l++)
+    last_keep[l] = job_reg.length[OW-1:0] == '0 || OW'(l) < job_reg.length[OW-1:0];
   wire [16:0] job_out_beats = 17'((18'(s_job.offset[OW-1:0]) + 18'(s_job.length) + 18'(W - 1)) >> OW);
   wire [16:0] job_in_beats  = 17'((18'(s_job.length) + 18'(W - 1)) >> OW);
   wire [8:0] burst = next_burst(32'(word_reg), out_left_reg, DATA_W);
@@ -132,6 +137,8 @@ module toe_tcp_ring_writer
             in_ended_reg <= 1'b1;   // frame shorter than the job
             stat_len_err <= 1'b1;
           end
+          if (s_axis_tlast && in_left_reg == 17'd1 && s_axis_tkeep != last_keep)
+            stat_len_err <= 1'b1;   // right number of beats, wrong bytes in the last one
           if (!s_axis_tlast && in_left_reg == 17'd1) over_reg <= 1'b1;
         end
         if (out_left_reg == 17'd1) begin

@@ -1,14 +1,19 @@
 """toe_top at 64 and 512 bits with scapy-built frames: ARP, ICMP echo, UDP both ways and
 the bad-input battery. Every bad frame must be dropped and counted in the right counter
 (and nothing else answered), and a valid ping right after it must still be answered.
-MAC and application streams run with random idle cycles and back-pressure."""
+MAC and application streams run with random idle cycles and back-pressure. The TCP
+application API is driven directly (DRAM is cocotbext-axi's AxiRam) with bad requests:
+each is refused or cut as documented, counted, and the connection keeps working."""
 import random
 from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.triggers import with_timeout
-from scapy.all import ARP, ICMP, IP, UDP, Ether, Raw
+import logging
+
+from cocotb.triggers import FallingEdge, ReadOnly, with_timeout
+from cocotbext.axi import AxiBus, AxiRam
+from scapy.all import ARP, ICMP, IP, TCP, UDP, Ether, Raw
 
 from axil import AxilMaster
 from regmap_py import COUNTER, REG
@@ -378,6 +383,114 @@ async def host_path(dut):
         assert data == f
     c = await t.counters()
     assert c["hostRxFrames"] == 9 and c["hostTxFrames"] == 5 and c["ethInFcsErrors"] == 1
+
+
+class TcpApi:
+    """The TCP application API of toe_top, one request or response at a time."""
+
+    REQS = ("tcp_listen_req", "tcp_open_req", "tcp_close_req", "tcp_rd_req", "tcp_tx_req")
+    RSPS = ("tcp_listen_rsp", "tcp_open_rsp", "tcp_notif", "tcp_rx_meta", "tcp_tx_rsp")
+
+    def __init__(self, t):
+        self.dut = t.dut
+        for ch in self.REQS:
+            getattr(self.dut, ch + "_valid").value = 0
+        for ch in self.RSPS:
+            getattr(self.dut, ch + "_ready").value = 0
+        self.rx = t.tb.sink("m_tcp_rx_axis", backpressure=0.3, seed=11)
+        self.tx = t.tb.source("s_tcp_tx_axis", idle=0.2, seed=12)
+
+    async def push(self, ch, value):
+        await FallingEdge(self.dut.clk)
+        getattr(self.dut, ch).value = value
+        getattr(self.dut, ch + "_valid").value = 1
+        for _ in range(5000):
+            await ReadOnly()
+            if getattr(self.dut, ch + "_ready").value:
+                break
+            await FallingEdge(self.dut.clk)
+        else:
+            raise AssertionError(f"{ch} not taken")
+        await FallingEdge(self.dut.clk)
+        getattr(self.dut, ch + "_valid").value = 0
+
+    async def pop(self, ch):
+        await FallingEdge(self.dut.clk)
+        getattr(self.dut, ch + "_ready").value = 1
+        for _ in range(5000):
+            await ReadOnly()
+            if getattr(self.dut, ch + "_valid").value:
+                value = int(getattr(self.dut, ch).value)
+                break
+            await FallingEdge(self.dut.clk)
+        else:
+            raise AssertionError(f"no {ch}")
+        await FallingEdge(self.dut.clk)
+        getattr(self.dut, ch + "_ready").value = 0
+        return value
+
+    async def notif(self):
+        v = await self.pop("tcp_notif")   # {session 20, kind 3, length 16, ip, ports}
+        return v >> 83, (v >> 80) & 7, (v >> 64) & 0xFFFF
+
+    async def read(self, session, length):
+        await self.push("tcp_rd_req", (session << 16) | length)
+        return (await self.pop("tcp_rx_meta")) & 0xFFFF
+
+    async def send(self, session, length):
+        await self.push("tcp_tx_req", (session << 16) | length)
+        return ((await self.pop("tcp_tx_rsp")) >> 17) & 3   # 0 accepted, 1 no space, 2 not connected
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def tcp_api_bad_requests(dut):
+    t = Top(dut)
+    AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=2**22)
+    logging.getLogger("cocotb.toe_top.m_axi").setLevel(logging.WARNING)
+    api = TcpApi(t)
+    await t.start()
+    await api.push("tcp_listen_req", (80 << 1) | 1)
+    assert (await api.pop("tcp_listen_rsp")) & 1
+    # Linux-like peer: handshake, then 100 bytes.
+    seg = lambda flags, seq, ack, data=b"": (Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP) /
+                                             TCP(sport=40000, dport=80, flags=flags, seq=seq, ack=ack) / Raw(data))
+    await t.send(seg("S", 100, 0))
+    sa = await t.expect()
+    assert sa[TCP].flags == "SA"
+    rcv = sa[TCP].seq + 1
+    await t.send(seg("A", 101, rcv))
+    session, kind, _ = await api.notif()
+    assert kind == 0                                        # NEW
+    await t.send(seg("PA", 101, rcv, b"A" * 100))
+    assert await api.notif() == (session, 1, 100)           # DATA, 100 bytes
+    before = await t.counters()
+
+    assert await api.read(session, 200) == 0                # more than was notified: refused
+    assert await api.send(session ^ 5, 10) == 2             # a session that is not open
+    assert await api.read(session, 100) == 100              # the data is intact
+    data, _, _ = await api.rx.recv()
+    assert data == b"A" * 100
+    # A data frame longer than its request is cut to the request.
+    assert await api.send(session, 10) == 0
+    await api.tx.send(b"B" * 20)
+    assert await api.send(session, 5) == 0
+    await api.tx.send(b"C" * 5)
+    got = b""
+    while len(got) < 15:
+        p = await t.expect(timeout_us=500)
+        if TCP in p and bytes(p[TCP].payload):
+            assert p[TCP].seq == (rcv + len(got)) % 2**32
+            got += bytes(p[TCP].payload)
+    assert got == b"B" * 10 + b"C" * 5
+    # Abort, then close the same session again: refused.
+    await api.push("tcp_close_req", (session << 1) | 1)
+    rst = await t.expect()
+    assert "R" in rst[TCP].flags
+    assert (await api.notif())[1] == 4                      # RESET
+    await api.push("tcp_close_req", session << 1)
+    await t.tb.cycles(100)
+    d = delta(before, await t.counters())
+    assert d.get("tcpAppErrors") == 3 and d.get("tcpAppLenErrors") == 1, d
 
 
 @pytest.mark.parametrize("data_w,host_en", [(64, 0), (512, 0), (64, 1)])
