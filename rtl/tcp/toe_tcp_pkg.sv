@@ -165,6 +165,13 @@ package toe_tcp_pkg;
     return 9'(to_boundary < left ? to_boundary : left);
   endfunction
 
+  // tkeep of the last beat of a `length`-byte frame on a bus of w bytes (w <= 64, a power
+  // of two): bit l is set when byte l of that beat belongs to the frame.
+  function automatic logic [63:0] last_beat_keep(input logic [16:0] length, input int unsigned w);
+    logic [16:0] tail = length & 17'(w - 1);
+    for (int l = 0; l < 64; l++) last_beat_keep[l] = l < w && (tail == '0 || 17'(l) < tail);
+  endfunction
+
   // Sequence-number comparisons (modulo 2^32, RFC 9293 3.4).
   function automatic logic seq_lt(input logic [31:0] a, b); return $signed(a - b) < 0; endfunction
   function automatic logic seq_le(input logic [31:0] a, b); return $signed(a - b) <= 0; endfunction

@@ -110,9 +110,7 @@ module toe_tcp_ring_reader
   wire [2*DATA_W-1:0] both = {hi, lo_reg};
   assign m_axis_tdata = DATA_W'(both >> (8 * int'(job_reg.offset[OW-1:0])));
   assign m_axis_tlast = o_left_reg == 17'd1;
-  // bytes in the last beat: length modulo W, W when it divides
-  wire [OW:0] tail = job_reg.length[OW-1:0] == '0 ? (OW+1)'(W) : {1'b0, job_reg.length[OW-1:0]};
-  always_comb for (int l = 0; l < W; l++) m_axis_tkeep[l] = !m_axis_tlast || (OW+1)'(l) < tail;
+  assign m_axis_tkeep = m_axis_tlast ? W'(last_beat_keep(job_reg.length, W)) : '1;
   assign m_axis_tvalid = state_reg == ST_DATA && lo_valid_reg && (last_mem || buf_valid);
   wire out_take = m_axis_tvalid && m_axis_tready;
   assign buf_ready = state_reg == ST_DATA && !last_mem && (!lo_valid_reg || out_take);

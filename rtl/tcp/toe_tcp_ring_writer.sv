@@ -66,9 +66,7 @@ module toe_tcp_ring_writer
   logic [16:0] bursts_reg;         // bursts issued for this job
 
   // tkeep of a frame's last beat when the frame is exactly the job's length
-  logic [W-1:0] last_keep;
-  always_comb for (int l = 0; l < W; l++)
-    last_keep[l] = job_reg.length[OW-1:0] == '0 || OW'(l) < job_reg.length[OW-1:0];
+  wire [W-1:0] last_keep = W'(last_beat_keep(job_reg.length, W));
   wire [16:0] job_out_beats = 17'((18'(s_job.offset[OW-1:0]) + 18'(s_job.length) + 18'(W - 1)) >> OW);
   wire [16:0] job_in_beats  = 17'((18'(s_job.length) + 18'(W - 1)) >> OW);
   wire [8:0] burst = next_burst(32'(word_reg), out_left_reg, DATA_W);

@@ -162,7 +162,8 @@ class PulseCounter:
 
 
 class TB:
-    """Clock and reset of a DUT, and factories for its stream endpoints."""
+    """Clock and reset of a DUT, factories for its stream endpoints, and one-transfer
+    drivers for its valid/ready struct channels."""
 
     def __init__(self, dut, clk="clk", rst="rst", period_ns=4):
         self.dut = dut
@@ -187,6 +188,37 @@ class TB:
     async def cycles(self, n):
         for _ in range(n):
             await FallingEdge(self.clk)
+
+    async def push(self, ch, value, limit=5000):
+        """One transfer on the request channel `ch` (signals ch, ch_valid, ch_ready)."""
+        await FallingEdge(self.clk)
+        getattr(self.dut, ch).value = value
+        getattr(self.dut, ch + "_valid").value = 1
+        for _ in range(limit):
+            await ReadOnly()
+            if getattr(self.dut, ch + "_ready").value:
+                break
+            await FallingEdge(self.clk)
+        else:
+            raise AssertionError(f"{ch} not taken in {limit} cycles")
+        await FallingEdge(self.clk)
+        getattr(self.dut, ch + "_valid").value = 0
+
+    async def pop(self, ch, limit=5000):
+        """The value of one transfer on the response channel `ch` (ch, ch_valid, ch_ready)."""
+        await FallingEdge(self.clk)
+        getattr(self.dut, ch + "_ready").value = 1
+        for _ in range(limit):
+            await ReadOnly()
+            if getattr(self.dut, ch + "_valid").value:
+                value = int(getattr(self.dut, ch).value)
+                break
+            await FallingEdge(self.clk)
+        else:
+            raise AssertionError(f"no {ch} in {limit} cycles")
+        await FallingEdge(self.clk)
+        getattr(self.dut, ch + "_ready").value = 0
+        return value
 
     def now_cycles(self):
         return cocotb.utils.get_sim_time("ns") / self.period_ns

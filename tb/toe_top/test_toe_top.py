@@ -11,7 +11,7 @@ import cocotb
 import pytest
 import logging
 
-from cocotb.triggers import FallingEdge, ReadOnly, with_timeout
+from cocotb.triggers import with_timeout
 from cocotbext.axi import AxiBus, AxiRam
 from scapy.all import ARP, ICMP, IP, TCP, UDP, Ether, Raw
 
@@ -51,7 +51,7 @@ class Top:
         self.ping_seq = 0
         dut.tick_us.value = 0
         dut.udp_listen_req_valid.value = 0
-        dut.udp_listen_rsp_ready.value = 1
+        dut.udp_listen_rsp_ready.value = 0
         dut.m_host_rx_axis_tready.value = 1
         dut.s_host_tx_axis_tvalid.value = 0
 
@@ -224,12 +224,8 @@ async def udp_both_ways(dut):
     t = Top(dut)
     await t.start()
     # Listen on 5000; a datagram to it reaches the application with its metadata.
-    dut.udp_listen_req.value = (5000 << 1) | 1
-    dut.udp_listen_req_valid.value = 1
-    await t.tb.cycles(2)
-    dut.udp_listen_req_valid.value = 0
-    await t.tb.cycles(2)
-    assert int(dut.udp_listen_rsp.value) == (5000 << 1) | 1
+    await t.tb.push("udp_listen_req", (5000 << 1) | 1)
+    assert await t.tb.pop("udp_listen_rsp") == (5000 << 1) | 1
     rng = random.Random(5)
     sent = []
     for i in range(20):
@@ -393,41 +389,13 @@ class TcpApi:
 
     def __init__(self, t):
         self.dut = t.dut
+        self.push, self.pop = t.tb.push, t.tb.pop
         for ch in self.REQS:
             getattr(self.dut, ch + "_valid").value = 0
         for ch in self.RSPS:
             getattr(self.dut, ch + "_ready").value = 0
         self.rx = t.tb.sink("m_tcp_rx_axis", backpressure=0.3, seed=11)
         self.tx = t.tb.source("s_tcp_tx_axis", idle=0.2, seed=12)
-
-    async def push(self, ch, value):
-        await FallingEdge(self.dut.clk)
-        getattr(self.dut, ch).value = value
-        getattr(self.dut, ch + "_valid").value = 1
-        for _ in range(5000):
-            await ReadOnly()
-            if getattr(self.dut, ch + "_ready").value:
-                break
-            await FallingEdge(self.dut.clk)
-        else:
-            raise AssertionError(f"{ch} not taken")
-        await FallingEdge(self.dut.clk)
-        getattr(self.dut, ch + "_valid").value = 0
-
-    async def pop(self, ch):
-        await FallingEdge(self.dut.clk)
-        getattr(self.dut, ch + "_ready").value = 1
-        for _ in range(5000):
-            await ReadOnly()
-            if getattr(self.dut, ch + "_valid").value:
-                value = int(getattr(self.dut, ch).value)
-                break
-            await FallingEdge(self.dut.clk)
-        else:
-            raise AssertionError(f"no {ch}")
-        await FallingEdge(self.dut.clk)
-        getattr(self.dut, ch + "_ready").value = 0
-        return value
 
     async def notif(self):
         v = await self.pop("tcp_notif")   # {session 20, kind 3, length 16, ip, ports}
