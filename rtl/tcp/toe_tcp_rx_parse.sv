@@ -134,8 +134,12 @@ module toe_tcp_rx_parse
   wire [7:0] olen = (pos_reg + 6'd1 < 6'(TCP_MAX_OPT_BYTES)) ? opts[8*(pos_reg + 6'd1) +: 8] : 8'd0;
   wire walk = h2_tvalid && head_reg && !walked_reg;
   wire walk_end = pos_reg >= opt_len || kind == 8'd0;
+  // Bounds in 9 bits: an option length is 8 bits and must not be cut (a length of 0xFF
+  // once wrapped the position and the walk never ended). A well-formed option advances
+  // the position by 1 (NOP) or by its length >= 2 and never past opt_len, so the walk
+  // ends after at most TCP_MAX_OPT_BYTES steps.
   wire opt_malformed = kind != 8'd1 && (pos_reg + 6'd1 >= opt_len || olen < 8'd2 ||
-                       7'(pos_reg) + 7'(olen) > 7'(opt_len) || (kind == 8'd2 && olen != 8'd4));
+                       9'(pos_reg) + 9'(olen) > 9'(opt_len) || (kind == 8'd2 && olen != 8'd4));
 
   always_ff @(posedge clk) begin
     if (walk) begin
@@ -164,6 +168,16 @@ module toe_tcp_rx_parse
       opt_bad_reg <= 1'b0;
     end
   end
+
+`ifndef SYNTHESIS
+  // The walk of one segment's options ends within TCP_MAX_OPT_BYTES + 1 cycles.
+  int unsigned walk_cycles;
+  always_ff @(posedge clk) begin
+    walk_cycles <= walk ? walk_cycles + 1 : 0;
+    if (!rst && walk_cycles > TCP_MAX_OPT_BYTES + 1)
+      $error("toe_tcp_rx_parse: option walk did not end after %0d cycles (instance %m)", walk_cycles);
+  end
+`endif
 
   // ---- deliver good segments: meta to the segment FIFO, payload to the payload FIFO ----
   wire seg_bad = h2_doff_bad || opt_bad_reg;
