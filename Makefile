@@ -10,7 +10,7 @@ SHELL := /bin/bash
 ENV := source scripts/env.sh
 JOBS ?= 2
 
-.PHONY: setup test lint sim demo bench synth clean
+.PHONY: setup test lint sim demo bench synth clean harness conformance
 
 setup:
 	@bash scripts/setup.sh
@@ -35,6 +35,23 @@ build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_mode
 	  || { tail -30 build/toe-sim-$(SIM_DATA_W).log; exit 1; }
 	@cp $(SIM_OBJ)/toe-sim $@
 	@echo "built $@"
+
+# toe-harness: the engine with its application APIs driven over a pipe, in virtual time
+# (sim/opentoe, toe-pkt). 16 sessions keep the timer look-ups of a clock jump short.
+HARNESS_SESSIONS ?= 16
+build/toe-harness-%: setup $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h
+	@mkdir -p build
+	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+	  --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
+	  -Mdir build/toe-harness-obj-$* -o toe-harness \
+	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
+	  -CFLAGS "-O2 -DTOE_DATA_W=$* -DTOE_MAX_SESSIONS=$(HARNESS_SESSIONS) -I$(CURDIR)/sim" \
+	  $(RTL_FILES) sim/toe_harness.cpp > build/toe-harness-$*.log 2>&1 \
+	  || { tail -30 build/toe-harness-$*.log; exit 1; }
+	@cp build/toe-harness-obj-$*/toe-harness $@
+	@echo "built $@"
+
+harness: build/toe-harness-64 build/toe-harness-512
 
 build/toe-sim: build/toe-sim-$(SIM_DATA_W)
 	@ln -sf toe-sim-$(SIM_DATA_W) $@

@@ -78,31 +78,35 @@ class Sim {
     }
     uint64_t cycles() const { return cycle_; }
 
-    void csr_write(uint32_t addr, uint32_t data) {
+    void csr_write(uint32_t addr, uint32_t data) { csr_write(addr, data, [this] { step(); }); }
+    uint32_t csr_read(uint32_t addr) { return csr_read(addr, [this] { step(); }); }
+
+    // The same, with a caller's cycle function (a harness that drives other ports too).
+    template <typename Step> void csr_write(uint32_t addr, uint32_t data, Step cycle) {
         top_->s_axil_awaddr = addr;
         top_->s_axil_wdata = data;
         top_->s_axil_wstrb = 0xF;
         top_->s_axil_awvalid = 1;
         top_->s_axil_wvalid = 1;
         top_->s_axil_bready = 1;
-        while (!(top_->s_axil_awready && top_->s_axil_wready)) step();
-        step();
+        while (!(top_->s_axil_awready && top_->s_axil_wready)) cycle();
+        cycle();
         top_->s_axil_awvalid = 0;
         top_->s_axil_wvalid = 0;
-        while (!top_->s_axil_bvalid) step();
-        step();
+        while (!top_->s_axil_bvalid) cycle();
+        cycle();
         top_->s_axil_bready = 0;
     }
-    uint32_t csr_read(uint32_t addr) {
+    template <typename Step> uint32_t csr_read(uint32_t addr, Step cycle) {
         top_->s_axil_araddr = addr;
         top_->s_axil_arvalid = 1;
         top_->s_axil_rready = 1;
-        while (!top_->s_axil_arready) step();
-        step();
+        while (!top_->s_axil_arready) cycle();
+        cycle();
         top_->s_axil_arvalid = 0;
-        while (!top_->s_axil_rvalid) step();
+        while (!top_->s_axil_rvalid) cycle();
         uint32_t v = top_->s_axil_rdata;
-        step();
+        cycle();
         top_->s_axil_rready = 0;
         return v;
     }

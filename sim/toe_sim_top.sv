@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// toe_sim_top: what toe-sim simulates: toe_top with the built-in applications (UDP echo
-// on port 7; TCP echo on port 7, discard/iperf sink on port 5001, pattern source on port
-// 19, and a client that connects out on client_start) and the behavioural
-// memory behind the TCP rings (MEM_LATENCY cycles per read: 100 ns at 156.25 MHz for
-// 64 bits, at 322 MHz for 512 bits). MAC, CSR and time ports are flat for the C++ harness.
+// toe_sim_top: what toe-sim, toe-bench and toe-harness simulate: toe_top and the
+// behavioural memory behind the TCP rings (MEM_LATENCY cycles per read: 100 ns at
+// 156.25 MHz for 64 bits, at 322 MHz for 512 bits), with either the built-in applications
+// (APPS_EN = 1: UDP echo on port 7; TCP echo on port 7, discard/iperf sink on port 5001,
+// pattern source on port 19, and a client that connects out on client_start) or, with
+// APPS_EN = 0, the TCP and UDP application APIs as flat ports (app_*) for a harness that
+// plays the application (toe-harness, driven from Python). MAC, CSR, time and the TCP
+// debug port are flat for the C++ harnesses.
 module toe_sim_top
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -11,7 +14,8 @@ module toe_sim_top
   parameter int unsigned DATA_W = 64,
   parameter int unsigned MAX_SESSIONS = 1024,
   parameter int unsigned RING_BYTES = 65536,
-  parameter int unsigned MEM_LATENCY = DATA_W > 64 ? 32 : 16
+  parameter int unsigned MEM_LATENCY = DATA_W > 64 ? 32 : 16,
+  parameter bit          APPS_EN = 1'b1       // 0: the application APIs are the app_* ports
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -55,7 +59,73 @@ module toe_sim_top
   input  logic [15:0]         client_port,
   input  logic [31:0]         client_bytes,
   output logic [2:0]          client_state,
-  output logic [31:0]         client_sent
+  output logic [31:0]         client_sent,
+  // TCP debug port (toe_top)
+  input  logic                tcp_dbg_req_valid,
+  output logic                tcp_dbg_req_ready,
+  input  logic [19:0]         tcp_dbg_req,
+  output logic                tcp_dbg_rsp_valid,
+  input  logic                tcp_dbg_rsp_ready,
+  output tcp_dbg_t            tcp_dbg_rsp,
+  // Application APIs when APPS_EN = 0 (structs of toe_tcp_pkg / toe_pkg; see docs/tcp_api.md)
+  input  logic                app_tcp_listen_req_valid,
+  output logic                app_tcp_listen_req_ready,
+  input  tcp_listen_req_t     app_tcp_listen_req,
+  output logic                app_tcp_listen_rsp_valid,
+  input  logic                app_tcp_listen_rsp_ready,
+  output tcp_listen_rsp_t     app_tcp_listen_rsp,
+  input  logic                app_tcp_open_req_valid,
+  output logic                app_tcp_open_req_ready,
+  input  tcp_open_req_t       app_tcp_open_req,
+  output logic                app_tcp_open_rsp_valid,
+  input  logic                app_tcp_open_rsp_ready,
+  output tcp_open_rsp_t       app_tcp_open_rsp,
+  input  logic                app_tcp_close_req_valid,
+  output logic                app_tcp_close_req_ready,
+  input  tcp_close_req_t      app_tcp_close_req,
+  output logic                app_tcp_notif_valid,
+  input  logic                app_tcp_notif_ready,
+  output tcp_notif_t          app_tcp_notif,
+  input  logic                app_tcp_rd_req_valid,
+  output logic                app_tcp_rd_req_ready,
+  input  tcp_rd_req_t         app_tcp_rd_req,
+  output logic                app_tcp_rx_meta_valid,
+  input  logic                app_tcp_rx_meta_ready,
+  output tcp_rx_meta_t        app_tcp_rx_meta,
+  output logic [DATA_W-1:0]   app_tcp_rx_axis_tdata,
+  output logic [DATA_W/8-1:0] app_tcp_rx_axis_tkeep,
+  output logic                app_tcp_rx_axis_tvalid,
+  input  logic                app_tcp_rx_axis_tready,
+  output logic                app_tcp_rx_axis_tlast,
+  input  logic                app_tcp_tx_req_valid,
+  output logic                app_tcp_tx_req_ready,
+  input  tcp_tx_req_t         app_tcp_tx_req,
+  output logic                app_tcp_tx_rsp_valid,
+  input  logic                app_tcp_tx_rsp_ready,
+  output tcp_tx_rsp_t         app_tcp_tx_rsp,
+  input  logic [DATA_W-1:0]   app_tcp_tx_axis_tdata,
+  input  logic [DATA_W/8-1:0] app_tcp_tx_axis_tkeep,
+  input  logic                app_tcp_tx_axis_tvalid,
+  output logic                app_tcp_tx_axis_tready,
+  input  logic                app_tcp_tx_axis_tlast,
+  output logic [DATA_W-1:0]   app_udp_rx_axis_tdata,
+  output logic [DATA_W/8-1:0] app_udp_rx_axis_tkeep,
+  output logic                app_udp_rx_axis_tvalid,
+  input  logic                app_udp_rx_axis_tready,
+  output logic                app_udp_rx_axis_tlast,
+  output udp_meta_t           app_udp_rx_axis_tuser,
+  input  logic [DATA_W-1:0]   app_udp_tx_axis_tdata,
+  input  logic [DATA_W/8-1:0] app_udp_tx_axis_tkeep,
+  input  logic                app_udp_tx_axis_tvalid,
+  output logic                app_udp_tx_axis_tready,
+  input  logic                app_udp_tx_axis_tlast,
+  input  udp_meta_t           app_udp_tx_axis_tuser,
+  input  logic                app_udp_listen_req_valid,
+  output logic                app_udp_listen_req_ready,
+  input  udp_listen_req_t     app_udp_listen_req,
+  output logic                app_udp_listen_rsp_valid,
+  input  logic                app_udp_listen_rsp_ready,
+  output udp_listen_rsp_t     app_udp_listen_rsp
 );
   logic [DATA_W-1:0] urx_tdata, utx_tdata;
   logic [DATA_W/8-1:0] urx_tkeep, utx_tkeep;
@@ -129,6 +199,8 @@ module toe_sim_top
     .tcp_tx_rsp_valid(txr_valid), .tcp_tx_rsp_ready(txr_ready), .tcp_tx_rsp(txr),
     .s_tcp_tx_axis_tdata(ttx_tdata), .s_tcp_tx_axis_tkeep(ttx_tkeep), .s_tcp_tx_axis_tvalid(ttx_tvalid),
     .s_tcp_tx_axis_tready(ttx_tready), .s_tcp_tx_axis_tlast(ttx_tlast),
+    .tcp_dbg_req_valid, .tcp_dbg_req_ready, .tcp_dbg_req, .tcp_dbg_rsp_valid, .tcp_dbg_rsp_ready,
+    .tcp_dbg_rsp,
     .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
     .m_axi_awburst(awburst), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
     .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid), .m_axi_wready(wready),
@@ -154,34 +226,104 @@ module toe_sim_top
     .s_axi_rready(rready)
   );
 
-  toe_app_tcp_services #(.DATA_W(DATA_W)) u_tcp_services (
-    .clk, .rst,
-    .listen_req_valid(tl_req_valid), .listen_req_ready(tl_req_ready), .listen_req(tl_req),
-    .listen_rsp_valid(tl_rsp_valid), .listen_rsp_ready(tl_rsp_ready), .listen_rsp(tl_rsp),
-    .open_req_valid(open_valid), .open_req_ready(open_ready), .open_req,
-    .open_rsp_valid, .open_rsp_ready, .open_rsp,
-    .notif_valid, .notif_ready, .notif,
-    .close_req_valid(close_valid), .close_req_ready(close_ready), .close_req,
-    .rd_req_valid(rd_valid), .rd_req_ready(rd_ready), .rd_req,
-    .rx_meta_valid(meta_valid), .rx_meta_ready(meta_ready), .rx_meta(meta),
-    .s_rx_axis_tdata(trx_tdata), .s_rx_axis_tkeep(trx_tkeep), .s_rx_axis_tvalid(trx_tvalid),
-    .s_rx_axis_tready(trx_tready), .s_rx_axis_tlast(trx_tlast),
-    .tx_req_valid(txq_valid), .tx_req_ready(txq_ready), .tx_req(txq),
-    .tx_rsp_valid(txr_valid), .tx_rsp_ready(txr_ready), .tx_rsp(txr),
-    .m_tx_axis_tdata(ttx_tdata), .m_tx_axis_tkeep(ttx_tkeep), .m_tx_axis_tvalid(ttx_tvalid),
-    .m_tx_axis_tready(ttx_tready), .m_tx_axis_tlast(ttx_tlast),
-    .client_start, .client_ip, .client_port, .client_bytes, .client_state, .client_sent,
-    .listening(tcp_listening), .discard_bytes(tcp_discard_bytes)
-  );
+  if (APPS_EN) begin : g_apps
+    toe_app_tcp_services #(.DATA_W(DATA_W)) u_tcp_services (
+      .clk, .rst,
+      .listen_req_valid(tl_req_valid), .listen_req_ready(tl_req_ready), .listen_req(tl_req),
+      .listen_rsp_valid(tl_rsp_valid), .listen_rsp_ready(tl_rsp_ready), .listen_rsp(tl_rsp),
+      .open_req_valid(open_valid), .open_req_ready(open_ready), .open_req,
+      .open_rsp_valid, .open_rsp_ready, .open_rsp,
+      .notif_valid, .notif_ready, .notif,
+      .close_req_valid(close_valid), .close_req_ready(close_ready), .close_req,
+      .rd_req_valid(rd_valid), .rd_req_ready(rd_ready), .rd_req,
+      .rx_meta_valid(meta_valid), .rx_meta_ready(meta_ready), .rx_meta(meta),
+      .s_rx_axis_tdata(trx_tdata), .s_rx_axis_tkeep(trx_tkeep), .s_rx_axis_tvalid(trx_tvalid),
+      .s_rx_axis_tready(trx_tready), .s_rx_axis_tlast(trx_tlast),
+      .tx_req_valid(txq_valid), .tx_req_ready(txq_ready), .tx_req(txq),
+      .tx_rsp_valid(txr_valid), .tx_rsp_ready(txr_ready), .tx_rsp(txr),
+      .m_tx_axis_tdata(ttx_tdata), .m_tx_axis_tkeep(ttx_tkeep), .m_tx_axis_tvalid(ttx_tvalid),
+      .m_tx_axis_tready(ttx_tready), .m_tx_axis_tlast(ttx_tlast),
+      .client_start, .client_ip, .client_port, .client_bytes, .client_state, .client_sent,
+      .listening(tcp_listening), .discard_bytes(tcp_discard_bytes)
+    );
 
-  toe_app_udp_echo #(.DATA_W(DATA_W)) u_echo (
-    .clk, .rst,
-    .s_axis_tdata(urx_tdata), .s_axis_tkeep(urx_tkeep), .s_axis_tvalid(urx_tvalid),
-    .s_axis_tready(urx_tready), .s_axis_tlast(urx_tlast), .s_axis_tuser(urx_tuser),
-    .m_axis_tdata(utx_tdata), .m_axis_tkeep(utx_tkeep), .m_axis_tvalid(utx_tvalid),
-    .m_axis_tready(utx_tready), .m_axis_tlast(utx_tlast), .m_axis_tuser(utx_tuser),
-    .listen_req_valid(lreq_valid), .listen_req_ready(lreq_ready), .listen_req(lreq),
-    .listen_rsp_valid(lrsp_valid), .listen_rsp_ready(lrsp_ready), .listen_rsp(lrsp),
-    .listening(udp_echo_listening)
-  );
+    toe_app_udp_echo #(.DATA_W(DATA_W)) u_echo (
+      .clk, .rst,
+      .s_axis_tdata(urx_tdata), .s_axis_tkeep(urx_tkeep), .s_axis_tvalid(urx_tvalid),
+      .s_axis_tready(urx_tready), .s_axis_tlast(urx_tlast), .s_axis_tuser(urx_tuser),
+      .m_axis_tdata(utx_tdata), .m_axis_tkeep(utx_tkeep), .m_axis_tvalid(utx_tvalid),
+      .m_axis_tready(utx_tready), .m_axis_tlast(utx_tlast), .m_axis_tuser(utx_tuser),
+      .listen_req_valid(lreq_valid), .listen_req_ready(lreq_ready), .listen_req(lreq),
+      .listen_rsp_valid(lrsp_valid), .listen_rsp_ready(lrsp_ready), .listen_rsp(lrsp),
+      .listening(udp_echo_listening)
+    );
+    assign {app_tcp_listen_req_ready, app_tcp_listen_rsp_valid, app_tcp_open_req_ready,
+            app_tcp_open_rsp_valid, app_tcp_close_req_ready, app_tcp_notif_valid, app_tcp_rd_req_ready,
+            app_tcp_rx_meta_valid, app_tcp_rx_axis_tvalid, app_tcp_tx_req_ready, app_tcp_tx_rsp_valid,
+            app_tcp_tx_axis_tready, app_udp_rx_axis_tvalid, app_udp_tx_axis_tready,
+            app_udp_listen_req_ready, app_udp_listen_rsp_valid} = '0;
+    assign {app_tcp_listen_rsp, app_tcp_open_rsp, app_tcp_notif, app_tcp_rx_meta, app_tcp_rx_axis_tdata,
+            app_tcp_rx_axis_tkeep, app_tcp_rx_axis_tlast, app_tcp_tx_rsp, app_udp_rx_axis_tdata,
+            app_udp_rx_axis_tkeep, app_udp_rx_axis_tlast, app_udp_rx_axis_tuser, app_udp_listen_rsp} = '0;
+  end else begin : g_ext_apps
+    assign tl_req_valid = app_tcp_listen_req_valid;
+    assign app_tcp_listen_req_ready = tl_req_ready;
+    assign tl_req = app_tcp_listen_req;
+    assign app_tcp_listen_rsp_valid = tl_rsp_valid;
+    assign tl_rsp_ready = app_tcp_listen_rsp_ready;
+    assign app_tcp_listen_rsp = tl_rsp;
+    assign open_valid = app_tcp_open_req_valid;
+    assign app_tcp_open_req_ready = open_ready;
+    assign open_req = app_tcp_open_req;
+    assign app_tcp_open_rsp_valid = open_rsp_valid;
+    assign open_rsp_ready = app_tcp_open_rsp_ready;
+    assign app_tcp_open_rsp = open_rsp;
+    assign close_valid = app_tcp_close_req_valid;
+    assign app_tcp_close_req_ready = close_ready;
+    assign close_req = app_tcp_close_req;
+    assign app_tcp_notif_valid = notif_valid;
+    assign notif_ready = app_tcp_notif_ready;
+    assign app_tcp_notif = notif;
+    assign rd_valid = app_tcp_rd_req_valid;
+    assign app_tcp_rd_req_ready = rd_ready;
+    assign rd_req = app_tcp_rd_req;
+    assign app_tcp_rx_meta_valid = meta_valid;
+    assign meta_ready = app_tcp_rx_meta_ready;
+    assign app_tcp_rx_meta = meta;
+    assign app_tcp_rx_axis_tdata = trx_tdata;
+    assign app_tcp_rx_axis_tkeep = trx_tkeep;
+    assign app_tcp_rx_axis_tvalid = trx_tvalid;
+    assign trx_tready = app_tcp_rx_axis_tready;
+    assign app_tcp_rx_axis_tlast = trx_tlast;
+    assign txq_valid = app_tcp_tx_req_valid;
+    assign app_tcp_tx_req_ready = txq_ready;
+    assign txq = app_tcp_tx_req;
+    assign app_tcp_tx_rsp_valid = txr_valid;
+    assign txr_ready = app_tcp_tx_rsp_ready;
+    assign app_tcp_tx_rsp = txr;
+    assign ttx_tdata = app_tcp_tx_axis_tdata;
+    assign ttx_tkeep = app_tcp_tx_axis_tkeep;
+    assign ttx_tvalid = app_tcp_tx_axis_tvalid;
+    assign app_tcp_tx_axis_tready = ttx_tready;
+    assign ttx_tlast = app_tcp_tx_axis_tlast;
+    assign app_udp_rx_axis_tdata = urx_tdata;
+    assign app_udp_rx_axis_tkeep = urx_tkeep;
+    assign app_udp_rx_axis_tvalid = urx_tvalid;
+    assign urx_tready = app_udp_rx_axis_tready;
+    assign app_udp_rx_axis_tlast = urx_tlast;
+    assign app_udp_rx_axis_tuser = urx_tuser;
+    assign utx_tdata = app_udp_tx_axis_tdata;
+    assign utx_tkeep = app_udp_tx_axis_tkeep;
+    assign utx_tvalid = app_udp_tx_axis_tvalid;
+    assign app_udp_tx_axis_tready = utx_tready;
+    assign utx_tlast = app_udp_tx_axis_tlast;
+    assign utx_tuser = app_udp_tx_axis_tuser;
+    assign lreq_valid = app_udp_listen_req_valid;
+    assign app_udp_listen_req_ready = lreq_ready;
+    assign lreq = app_udp_listen_req;
+    assign app_udp_listen_rsp_valid = lrsp_valid;
+    assign lrsp_ready = app_udp_listen_rsp_ready;
+    assign app_udp_listen_rsp = lrsp;
+    assign {udp_echo_listening, tcp_listening, tcp_discard_bytes, client_state, client_sent} = '0;
+  end
 endmodule

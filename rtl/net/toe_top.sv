@@ -141,6 +141,13 @@ module toe_top
   input  logic                  s_tcp_tx_axis_tvalid,
   output logic                  s_tcp_tx_axis_tready,
   input  logic                  s_tcp_tx_axis_tlast,
+  // TCP debug port: snapshot of one session's state (tie valid low and ready high if unused)
+  input  logic                  tcp_dbg_req_valid,
+  output logic                  tcp_dbg_req_ready,
+  input  logic [19:0]           tcp_dbg_req,         // session id
+  output logic                  tcp_dbg_rsp_valid,
+  input  logic                  tcp_dbg_rsp_ready,
+  output logic [$bits(toe_tcp_pkg::tcp_dbg_t)-1:0] tcp_dbg_rsp,   // tcp_dbg_t
   // AXI4 master: TCP ring memory
   output logic [MEM_ID_W-1:0]   m_axi_awid,
   output logic [MEM_ADDR_W-1:0] m_axi_awaddr,
@@ -390,6 +397,8 @@ module toe_top
     .s_tx_axis_tdata(s_tcp_tx_axis_tdata), .s_tx_axis_tkeep(s_tcp_tx_axis_tkeep),
     .s_tx_axis_tvalid(s_tcp_tx_axis_tvalid), .s_tx_axis_tready(s_tcp_tx_axis_tready),
     .s_tx_axis_tlast(s_tcp_tx_axis_tlast),
+    .dbg_req_valid(tcp_dbg_req_valid), .dbg_req_ready(tcp_dbg_req_ready), .dbg_req(tcp_dbg_req),
+    .dbg_rsp_valid(tcp_dbg_rsp_valid), .dbg_rsp_ready(tcp_dbg_rsp_ready), .dbg_rsp(tcp_dbg_rsp),
     .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
     .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
     .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,

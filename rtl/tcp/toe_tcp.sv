@@ -85,6 +85,13 @@ module toe_tcp
   input  logic                  s_tx_axis_tvalid,
   output logic                  s_tx_axis_tready,
   input  logic                  s_tx_axis_tlast,
+  // debug: session state snapshots (toe_tcp_core)
+  input  logic                  dbg_req_valid,
+  output logic                  dbg_req_ready,
+  input  sid_t                  dbg_req,
+  output logic                  dbg_rsp_valid,
+  input  logic                  dbg_rsp_ready,
+  output tcp_dbg_t              dbg_rsp,
   // memory
   output logic [ID_W-1:0]       m_axi_awid,
   output logic [ADDR_W-1:0]     m_axi_awaddr,
@@ -138,7 +145,9 @@ module toe_tcp
 );
   localparam int unsigned W = DATA_W / 8;
 
-  logic [31:0] now_us_reg;
+  // The engine's microsecond clock. Public so a virtual-time harness (sim/toe_harness.cpp)
+  // can jump it to the next timer deadline while the engine is idle.
+  logic [31:0] now_us_reg /* verilator public_flat_rw */;
   always_ff @(posedge clk) begin
     if (tick_us) now_us_reg <= now_us_reg + 1'b1;
     if (rst) now_us_reg <= '0;
@@ -200,6 +209,7 @@ module toe_tcp
     .s_rd_done_valid(rd_done_valid), .s_rd_done_ready(rd_done_ready), .s_rd_done(rd_done),
     .m_txw_job_valid(txw_job_valid), .m_txw_job_ready(txw_job_ready), .m_txw_job(txw_job),
     .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
+    .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
     .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors,

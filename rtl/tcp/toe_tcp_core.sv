@@ -98,6 +98,13 @@ module toe_tcp_core
   input  logic          s_txw_done_valid,
   output logic          s_txw_done_ready,
   input  tcp_ring_job_t s_txw_done,
+  // debug port: a snapshot of one session's state (read-only; an event like the others)
+  input  logic          dbg_req_valid,
+  output logic          dbg_req_ready,
+  input  sid_t          dbg_req,
+  output logic          dbg_rsp_valid,
+  input  logic          dbg_rsp_ready,
+  output tcp_dbg_t      dbg_rsp,
   // segments to send
   output logic          m_cmd_valid,
   input  logic          m_cmd_ready,
@@ -120,11 +127,6 @@ module toe_tcp_core
   localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
   localparam logic [1:0] OP_LOOKUP = 2'd0, OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
   localparam logic [2:0] TAG_NONE = 3'd7;   // marker that notifies nobody
-
-  typedef enum logic [3:0] {
-    FREE, SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT,
-    CLOSE_WAIT, LAST_ACK, CLOSED
-  } tcp_state_e;
 
   typedef struct packed {
     tcp_state_e  state;
@@ -174,9 +176,10 @@ module toe_tcp_core
 
   // ---------------- output queues ----------------
   logic q_cmd_ready, q_notif_ready, q_rd_ready, q_txw_ready, q_steer_ready,
-        q_txrsp_ready, q_openrsp_ready;
+        q_txrsp_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
-  logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq;
+  logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq, do_dbg;
+  tcp_dbg_t dbg;
   tcp_tx_cmd_t cmd;
   tcp_notif_t nt;
   tcp_ring_job_t rxw, rxw2_reg, rdj, txw;
@@ -211,6 +214,9 @@ module toe_tcp_core
   toe_fifo #(.WIDTH($bits(tcp_open_rsp_t)), .DEPTH(4)) u_q_openrsp (.clk, .rst, .s_data(opr),
     .s_valid(do_openrsp), .s_ready(q_openrsp_ready), .commit(1'b0), .rewind(1'b0), .m_data(open_rsp),
     .m_valid(open_rsp_valid), .m_ready(open_rsp_ready), .uncommitted());
+  toe_fifo #(.WIDTH($bits(tcp_dbg_t)), .DEPTH(2)) u_q_dbg (.clk, .rst, .s_data(dbg), .s_valid(do_dbg),
+    .s_ready(q_dbg_ready), .commit(1'b0), .rewind(1'b0), .m_data(dbg_rsp), .m_valid(dbg_rsp_valid),
+    .m_ready(dbg_rsp_ready), .uncommitted());
   // Send queue: sessions with more to send; each session is in it at most once.
   toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(wr_addr), .s_valid(do_sendq),
     .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
@@ -228,9 +234,9 @@ module toe_tcp_core
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
     EV_RXW_DONE, EV_RD_DONE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
-    EV_SENDQ, EV_TIMER
+    EV_SENDQ, EV_TIMER, EV_DBG
   } event_e;
-  localparam int unsigned N_EV = 10;
+  localparam int unsigned N_EV = 11;
   typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_READ, ST_EXEC, ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
@@ -249,7 +255,8 @@ module toe_tcp_core
   sess_t rel_sess_reg;
 
   logic [N_EV-1:0] ev_valid;
-  assign ev_valid = {q_cmd_ready && rxw_room,                                       // timer
+  assign ev_valid = {dbg_req_valid && q_dbg_ready,                                   // debug
+                     q_cmd_ready && rxw_room,                                       // timer
                      sq_valid && q_cmd_ready,                                       // send queue
                      s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
                      tx_req_valid && q_txrsp_ready && q_txw_ready,
@@ -284,6 +291,7 @@ module toe_tcp_core
   assign tx_req_ready     = start && ev_pick == EV_TX_REQ;
   assign s_seg_ready      = start && ev_pick == EV_SEG;
   assign sq_pop           = start && ev_pick == EV_SENDQ;
+  assign dbg_req_ready    = start && ev_pick == EV_DBG;
 
   // session table requests: lookups/opens from ST_LOOKUP, releases from ST_RELEASE
   wire seg_syn_only = seg_reg.flags[F_SYN] && !seg_reg.flags[F_ACK] && !seg_reg.flags[F_RST] &&
@@ -381,6 +389,11 @@ module toe_tcp_core
     do_openrsp = 1'b0;
     opr = '{session: SID_W'(sid_reg), local_port: tab_lport_reg, ok: 1'b0};
     do_sendq = 1'b0;
+    do_dbg = 1'b0;
+    dbg = '{session: SID_W'(sid_reg), state: s.state, snd_una: s.snd_una, snd_nxt: s.snd_nxt,
+            snd_max: s.snd_max, snd_wnd: s.snd_wnd, rcv_nxt: s.rcv_nxt,
+            rcv_wnd: 16'(pos(s.rcv_adv - s.rcv_nxt)), retries: s.retries, tmr_on: s.tmr_on,
+            tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
     release_now = 1'b0;
     {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr} = '0;
     stop = 1'b0;
@@ -767,6 +780,8 @@ module toe_tcp_core
           ack_now = 1'b1;
         end
       end
+      // ---- debug snapshot (read-only: writes back what it read) ----
+      EV_DBG: do_dbg = 1'b1;
       default: ;
     endcase
 
@@ -831,7 +846,7 @@ module toe_tcp_core
     // ---- release when ended, told, and no ring job in flight ----
     rx_quiet = ns.rx_read == ns.rx_req;
     quiet = rx_quiet && ns.tx_done == ns.tx_app;
-    if (found_reg && ns.state == CLOSED && ns.end_told && quiet) begin
+    if (found_reg && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet) begin
       release_now = 1'b1;
       ns.state = FREE;
     end
@@ -871,7 +886,7 @@ module toe_tcp_core
       rxw.tag = end_tag;
     end
     if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp,
-                do_sendq, release_now} = '0;
+                do_sendq, do_dbg, release_now} = '0;
   end
 
   // second RX writer job of an event (payload and then the end marker)
@@ -899,7 +914,8 @@ module toe_tcp_core
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
     ev_pick == EV_RD_REQ   ? SW'(rd_req.session) :
     ev_pick == EV_TX_REQ   ? SW'(tx_req.session) :
-    ev_pick == EV_SENDQ    ? sq_sid : scan_reg;
+    ev_pick == EV_SENDQ    ? sq_sid :
+    ev_pick == EV_DBG      ? SW'(dbg_req) : scan_reg;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)

@@ -122,6 +122,29 @@ package toe_tcp_pkg;
     logic [16:0]    space;   // free TX ring bytes after this request
   } tcp_tx_rsp_t;
 
+  // Connection states (RFC 9293 3.3.2; FREE: the session id is unused).
+  typedef enum logic [3:0] {
+    FREE, SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT,
+    CLOSE_WAIT, LAST_ACK, CLOSED
+  } tcp_state_e;
+
+  // Debug port: a read-only snapshot of one session's state, for test harnesses, drivers
+  // and bring-up (the packetdrill runner's state checks, virtual time's next deadline).
+  typedef struct packed {
+    sid_t        session;
+    tcp_state_e  state;
+    logic [31:0] snd_una, snd_nxt, snd_max;
+    logic [15:0] snd_wnd;
+    logic [31:0] rcv_nxt;
+    logic [15:0] rcv_wnd;    // right edge we advertised minus RCV.NXT
+    logic [3:0]  retries;
+    logic        tmr_on;     // retransmission / persist / SYN / TIME-WAIT timer
+    logic [31:0] tmr_at;     // its deadline, in the engine's microsecond clock
+    logic        dack_on;    // delayed ACK
+    logic [31:0] dack_at;
+    logic [31:0] now_us;     // the engine's microsecond clock when the snapshot was taken
+  } tcp_dbg_t;
+
   // One job for a ring reader or writer: `length` bytes at ring offset `offset` of the
   // ring whose base address is `base`; `session` and `tag` come back with the completion
   // (the core uses the tag of 0-length marker jobs for the notification to give then).
