@@ -204,7 +204,9 @@ class Harness {
             t->app_udp_tx_axis_tvalid = 0;
         }
 
-        // sample every handshake before the edge
+        // settle the combinational readies on the new inputs, then sample every handshake
+        // before the edge
+        t->eval();
         bool rx_take = t->s_mac_rx_axis_tvalid && t->s_mac_rx_axis_tready;
         bool active = rx_take || !rx_frame_.empty() || !mac_rx_.empty();
         active |= took(listen_q_, t->app_tcp_listen_req_valid, t->app_tcp_listen_req_ready);
