@@ -20,7 +20,7 @@ CONFIG = [
     ("IPV4_ADDR",    0x00C, 0x00000000, "Our IPv4 address (0 = unconfigured: nothing is answered). Writing sends a gratuitous ARP"),
     ("IPV4_NETMASK", 0x010, 0xFFFFFF00, "Subnet mask"),
     ("IPV4_GATEWAY", 0x014, 0x00000000, "Default gateway (next hop off the subnet)"),
-    ("CTRL",         0x018, 0x00000001, "bit 0: answer ICMP echo requests"),
+    ("CTRL",         0x018, 0x0000000F, "bit 0: answer ICMP echo requests; bit 1: drop TCP SYN+FIN segments in LISTEN and SYN-SENT (0: handle them as a SYN, as FreeBSD's drop_synfin=0); bit 2: RFC 5961 3.2 RST check (an in-window RST not at RCV.NXT gets a challenge ACK; 0: it resets the connection, RFC 793); bit 3: RFC 5961 4.2 SYN check (a SYN in a synchronized state gets a challenge ACK; 0: an in-window SYN is answered with RST and resets the connection, RFC 793)"),
     ("ARP_TIMEOUT_S", 0x01C, 60,        "ARP cache entry lifetime in seconds (bits 15:0)"),
     ("ICMP_UNREACH_INTERVAL_US", 0x020, 1000, "Minimum time between ICMP port-unreachable messages, microseconds (bits 15:0)"),
     ("TCP_MSS",          0x024, 1460,     "TCP MSS we announce, and the largest segment we send (bits 15:0; at most 1460)"),

@@ -42,6 +42,9 @@ TCPI_STATES = {"TCPI_CLOSED": {"FREE", "CLOSED"}, "TCPI_LISTEN": {"LISTEN"}, "TC
                "TCPI_CLOSE_WAIT": {"CLOSE_WAIT"}, "TCPI_FIN_WAIT_1": {"FIN_WAIT_1"},
                "TCPI_CLOSING": {"CLOSING"}, "TCPI_LAST_ACK": {"LAST_ACK"}, "TCPI_FIN_WAIT_2": {"FIN_WAIT_2"},
                "TCPI_TIME_WAIT": {"TIME_WAIT"}}
+# sysctl -> (bit of the CTRL register, the sysctl value that sets it)
+CTRL_BITS = {"net.inet.tcp.drop_synfin": (2, 1), "net.inet.tcp.insecure_rst": (4, 0),
+             "net.inet.tcp.insecure_syn": (8, 0)}
 SYSCTL_REGS = {"net.inet.tcp.rexmit_initial": ("TCP_RTO_INIT_US", 1000)}   # name -> (register, scale)
 
 
@@ -430,7 +433,11 @@ class Runner:
     def shell(self, line):
         m = re.match(r"sysctl -w ([\w.]+)=(\S+)", line.text)
         if m:
-            if m[1] in SYSCTL_REGS:
+            if m[1] in CTRL_BITS:
+                bit, on_when = CTRL_BITS[m[1]]
+                ctrl = self.e.csr_read("CTRL")
+                self.e.csr_write("CTRL", (ctrl & ~bit) | (bit if int(m[2]) == on_when else 0))
+            elif m[1] in SYSCTL_REGS:
                 reg, scale = SYSCTL_REGS[m[1]]
                 self.e.csr_write(reg, int(m[2]) * scale)
             return

@@ -17,7 +17,7 @@ package toe_csr_pkg;
   localparam logic [11:0] REG_IPV4_GATEWAY = 12'h014;
   localparam logic [31:0] RST_IPV4_GATEWAY = 32'h00000000;
   localparam logic [11:0] REG_CTRL = 12'h018;
-  localparam logic [31:0] RST_CTRL = 32'h00000001;
+  localparam logic [31:0] RST_CTRL = 32'h0000000F;
   localparam logic [11:0] REG_ARP_TIMEOUT_S = 12'h01C;
   localparam logic [31:0] RST_ARP_TIMEOUT_S = 32'h0000003C;
   localparam logic [11:0] REG_ICMP_UNREACH_INTERVAL_US = 12'h020;

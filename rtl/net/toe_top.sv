@@ -374,6 +374,7 @@ module toe_top
     .cfg_rto_init_us(cfg_tcp_rto_init_us), .cfg_rto_min_us(cfg_tcp_rto_min_us),
     .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
     .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),
+    .cfg_drop_synfin(cfg_ctrl[1]), .cfg_rfc5961_rst(cfg_ctrl[2]), .cfg_rfc5961_syn(cfg_ctrl[3]),
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(tcp_in_tvalid),
     .s_axis_tready(tcp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
     .m_axis_tdata(ipt_tdata[3]), .m_axis_tkeep(ipt_tkeep[3]), .m_axis_tvalid(ipt_tvalid[3]),

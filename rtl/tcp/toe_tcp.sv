@@ -31,6 +31,9 @@ module toe_tcp
   input  logic [31:0]           cfg_delack_us,
   input  logic [31:0]           cfg_time_wait_us,
   input  logic [31:0]           cfg_isn_key,
+  input  logic                  cfg_drop_synfin,   // drop SYN+FIN in LISTEN/SYN-SENT (else: a SYN)
+  input  logic                  cfg_rfc5961_rst,   // challenge ACK for an in-window RST not at RCV.NXT
+  input  logic                  cfg_rfc5961_syn,   // challenge ACK for a SYN in a synchronized state
   // from IPv4 RX / to the IP arbiter
   input  logic [DATA_W-1:0]     s_axis_tdata,
   input  logic [DATA_W/8-1:0]   s_axis_tkeep,
@@ -167,7 +170,8 @@ module toe_tcp
     .stat_in_segs, .stat_in_errs, .stat_overflows(stat_rx_overflows)
   );
 
-  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_rsp_valid, tab_rsp_found, tab_rsp_new, tab_rsp_full;
+  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_rsp_valid, tab_rsp_found, tab_rsp_new,
+        tab_rsp_listening;
   logic [1:0] tab_req_op;
   logic [31:0] tab_req_remote_ip;
   logic [15:0] tab_req_remote_port, tab_req_local_port, tab_rsp_local_port;
@@ -178,7 +182,8 @@ module toe_tcp
     .req_remote_ip(tab_req_remote_ip), .req_remote_port(tab_req_remote_port),
     .req_local_port(tab_req_local_port), .req_alloc(tab_req_alloc), .req_session(tab_req_session),
     .rsp_valid(tab_rsp_valid), .rsp_found(tab_rsp_found), .rsp_new(tab_rsp_new),
-    .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(tab_rsp_full),
+    .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(),
+    .rsp_listening(tab_rsp_listening),
     .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid, .listen_rsp_ready, .listen_rsp,
     .sessions_in_use, .stat_alloc_fails
   );
@@ -193,12 +198,14 @@ module toe_tcp
   tcp_tx_cmd_t cmd;
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
     .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_rto_init_us, .cfg_rto_min_us,
-    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key,
+    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_drop_synfin,
+    .cfg_rfc5961_rst, .cfg_rfc5961_syn,
     .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
     .tab_req_valid, .tab_req_ready, .tab_req_op, .tab_req_remote_ip, .tab_req_remote_port,
     .tab_req_local_port, .tab_req_alloc, .tab_req_session,
-    .tab_rsp_valid, .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_local_port, .tab_rsp_full,
+    .tab_rsp_valid, .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_local_port,
+    .tab_rsp_listening,
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
     .rd_req_valid, .rd_req_ready, .rd_req, .tx_req_valid, .tx_req_ready, .tx_req,

@@ -35,6 +35,9 @@ module toe_tcp_core
   input  logic [31:0]   cfg_delack_us,
   input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
   input  logic [31:0]   cfg_isn_key,
+  input  logic          cfg_drop_synfin,   // drop SYN+FIN in LISTEN and SYN-SENT (else: a SYN)
+  input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
+  input  logic          cfg_rfc5961_syn,   // 1: challenge ACK for a SYN in a synchronized state
   // received segments (payload frames are steered by m_steer)
   input  logic          s_seg_valid,
   output logic          s_seg_ready,
@@ -56,7 +59,7 @@ module toe_tcp_core
   input  logic          tab_rsp_new,
   input  sid_t          tab_rsp_session,
   input  logic [15:0]   tab_rsp_local_port,
-  input  logic          tab_rsp_full,        // a new session was refused (no id, or its row full)
+  input  logic          tab_rsp_listening,   // the segment's local port is listened
   // application requests
   input  logic          open_req_valid,
   output logic          open_req_ready,
@@ -154,6 +157,7 @@ module toe_tcp_core
     logic        dack_one;   // one full segment received and not yet acknowledged
     logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
     logic        end_told;   // the final marker has completed (app told; id may be freed)
+    logic        active;     // opened by the app (its failure is NOTIF_FAILED, also via SYN-RCVD)
   } sess_t;
 
   function automatic logic is_estab(input tcp_state_e s);
@@ -243,7 +247,7 @@ module toe_tcp_core
   logic [3:0] last_ev_reg;
   logic [SW:0] init_reg;
   logic [SW-1:0] sid_reg, scan_reg;
-  logic new_reg, found_reg, full_reg;
+  logic new_reg, found_reg, listening_reg;
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
   tcp_open_req_t open_reg;
@@ -295,7 +299,7 @@ module toe_tcp_core
 
   // session table requests: lookups/opens from ST_LOOKUP, releases from ST_RELEASE
   wire seg_syn_only = seg_reg.flags[F_SYN] && !seg_reg.flags[F_ACK] && !seg_reg.flags[F_RST] &&
-                      !seg_reg.flags[F_FIN];
+                      (!seg_reg.flags[F_FIN] || !cfg_drop_synfin);
   assign tab_req_valid = state_reg == ST_LOOKUP || state_reg == ST_RELEASE;
   assign tab_req_op = state_reg == ST_RELEASE ? OP_RELEASE : (ev_reg == EV_OPEN ? OP_OPEN : OP_LOOKUP);
   assign tab_req_remote_ip = state_reg == ST_RELEASE ? rel_sess_reg.remote_ip :
@@ -409,9 +413,7 @@ module toe_tcp_core
       // ---- a received segment ----
       EV_SEG: begin
         do_steer = 1'b1;
-        if (g.flags[F_SYN] && g.flags[F_FIN]) begin
-          c_badflags = 1'b1;
-        end else if (new_reg) begin
+        if (new_reg) begin
           // passive open: SYN to a listened port, new session
           ns = '0;
           ns.state = SYN_RCVD;
@@ -437,10 +439,17 @@ module toe_tcp_core
           ns.tmr_at = now_us + cfg_rto_init_us;
           send = SEND_SYNACK;
           c_passive = 1'b1;
+        end else if ((!found_reg || s.state == FREE || s.state == CLOSED) && listening_reg) begin
+          // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
+          // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
+          // session (the peer retries) are dropped
+          if (g.flags[F_ACK] && !g.flags[F_RST]) begin
+            send = SEND_RST;
+            send_seq = g.ack;
+          end else if (g.flags[F_SYN] && g.flags[F_FIN]) c_badflags = 1'b1;
         end else if (!found_reg || s.state == FREE || s.state == CLOSED) begin
-          // no connection: RST unless it is one (RFC 9293 3.10.7.1); a SYN refused for want
-          // of a session is dropped instead, so the peer retries (counted as an alloc fail)
-          if (!g.flags[F_RST] && !full_reg) begin
+          // no connection: RST unless it is one (RFC 9293 3.10.7.1)
+          if (!g.flags[F_RST]) begin
             send = SEND_RST;
             if (g.flags[F_ACK]) send_seq = g.ack;
             else begin
@@ -449,6 +458,8 @@ module toe_tcp_core
               rst_with_ack = 1'b1;
             end
           end
+        end else if (s.state == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin) begin
+          c_badflags = 1'b1;
         end else if (s.state == SYN_SENT) begin
           if (g.flags[F_ACK] && g.ack != s.snd_max) begin
             if (!g.flags[F_RST]) begin
@@ -502,15 +513,30 @@ module toe_tcp_core
             if (!g.flags[F_RST]) send = SEND_ACK;
             if (s.state == TIME_WAIT && g.flags[F_FIN]) ns.tmr_at = now_us + cfg_time_wait_us;
           end else if (g.flags[F_RST]) begin
-            if (g.seq == s.rcv_nxt) begin
+            if (s.state == TIME_WAIT) begin
+              // RFC 1337: an RST does not cut TIME-WAIT short (the session ends once)
+            end else if (g.seq == s.rcv_nxt || !cfg_rfc5961_rst) begin
               ns.state = CLOSED;
               end_marker = 1'b1;
-              end_tag = s.state == SYN_RCVD ? TAG_NONE : 3'(NOTIF_RESET);
+              end_tag = s.state == SYN_RCVD ? (s.active ? 3'(NOTIF_FAILED) : TAG_NONE) : 3'(NOTIF_RESET);
               c_fail = s.state == SYN_RCVD;
               c_estab_rst = is_estab(s.state);
             end else begin
               send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
               c_chall = 1'b1;
+            end
+          end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && s.state != SYN_RCVD && (g.seq - s.rcv_nxt) < wnd) begin
+            // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
+            // app of a TIME-WAIT session was told its end already)
+            send = SEND_RST;
+            send_seq = s.snd_max;
+            rst_ack = s.rcv_nxt;
+            rst_with_ack = 1'b1;
+            ns.state = CLOSED;
+            c_estab_rst = is_estab(s.state);
+            if (!s.ended) begin
+              end_marker = 1'b1;
+              end_tag = 3'(NOTIF_RESET);
             end
           end else if (g.flags[F_SYN]) begin
             send = SEND_ACK;         // RFC 5961 4.2 challenge ACK
@@ -653,6 +679,7 @@ module toe_tcp_core
           ns.rtt_on = 1'b1;
           ns.rtt_seq = isn_open;
           ns.rtt_t0 = now_us;
+          ns.active = 1'b1;
           opr.ok = 1'b1;
           send = SEND_SYN;
           send_seq = isn_open;
@@ -758,7 +785,8 @@ module toe_tcp_core
           end else if (s.retries >= cfg_max_retries) begin
             ns.state = CLOSED;
             end_marker = 1'b1;
-            end_tag = s.state == SYN_SENT ? 3'(NOTIF_FAILED) : (s.state == SYN_RCVD ? TAG_NONE : 3'(NOTIF_RESET));
+            end_tag = s.state == SYN_SENT || (s.state == SYN_RCVD && s.active) ? 3'(NOTIF_FAILED) :
+                      (s.state == SYN_RCVD ? TAG_NONE : 3'(NOTIF_RESET));
             if (s.state != SYN_SENT) send = SEND_RST;
             c_fail = s.state == SYN_SENT || s.state == SYN_RCVD;
             c_estab_rst = is_estab(s.state);
@@ -769,6 +797,8 @@ module toe_tcp_core
             ns.tmr_at = now_us + ns.rto;
             ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
             ns.snd_nxt = s.snd_una;  // go back N
+            if (s.state == SYN_SENT || s.state == SYN_RCVD)
+              ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
             if (s.state == SYN_SENT) begin
               send = SEND_SYN;
               send_seq = s.snd_una;
@@ -929,7 +959,6 @@ module toe_tcp_core
         sid_reg <= pick_sid;
         found_reg <= 1'b1;
         new_reg <= 1'b0;
-        full_reg <= 1'b0;
         if (ev_pick == EV_TIMER) scan_reg <= scan_reg + 1'b1;
         seg_reg <= s_seg;
         open_reg <= open_req;
@@ -948,7 +977,7 @@ module toe_tcp_core
         sid_reg <= SW'(tab_rsp_session);
         found_reg <= tab_rsp_found;
         new_reg <= tab_rsp_new;
-        full_reg <= tab_rsp_full;
+        listening_reg <= tab_rsp_listening;
         tab_lport_reg <= tab_rsp_local_port;
         state_reg <= ST_EXEC;
       end

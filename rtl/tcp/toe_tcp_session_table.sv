@@ -35,6 +35,7 @@ module toe_tcp_session_table
   output sid_t        rsp_session,
   output logic [15:0] rsp_local_port,
   output logic        rsp_full,         // a wanted new session was refused
+  output logic        rsp_listening,    // LOOKUP: the local port is listened (LISTEN state)
   input  logic        listen_req_valid,
   output logic        listen_req_ready,
   input  tcp_listen_req_t listen_req,
@@ -193,6 +194,7 @@ module toe_tcp_session_table
           rsp_local_port <= lport_reg;
           stat_alloc_fails <= want_new && !can_alloc;
           rsp_full <= want_new && !can_alloc;
+          rsp_listening <= listening;
         end
       end
       default: state_reg <= ST_IDLE;
