@@ -37,6 +37,16 @@ def int2ip(v):
     return ".".join(str(v >> s & 255) for s in (24, 16, 8, 0))
 
 
+def build_harness(data_w):
+    """make build/toe-harness-<data_w>, one builder at a time (parallel test workers)."""
+    import fcntl
+    (ROOT / "build").mkdir(exist_ok=True)
+    with open(ROOT / "build" / f".toe-harness-{data_w}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "-s", "-C", str(ROOT), f"build/toe-harness-{data_w}"], check=True,
+                       stdout=subprocess.DEVNULL)
+
+
 class EngineError(Exception):
     """The harness refused a command, died, or an API call ended in an error."""
 
@@ -177,8 +187,7 @@ class Engine:
         self.ip, self.mac, self.peer_ip, self.peer_mac = ip, mac, peer_ip, peer_mac
         binary = Path(binary) if binary else ROOT / "build" / f"toe-harness-{data_w}"
         if build:
-            subprocess.run(["make", "-s", "-C", str(ROOT), f"build/toe-harness-{data_w}"], check=True,
-                           stdout=subprocess.DEVNULL)
+            build_harness(data_w)
         self.proc = subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         hello = self.proc.stdout.readline().split()

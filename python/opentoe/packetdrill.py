@@ -30,7 +30,7 @@ from pathlib import Path
 
 from scapy.all import IP, TCP, Ether, Raw
 
-from .engine import Engine, EngineError
+from .engine import Engine, EngineError, build_harness
 
 LOCAL_PORT = 8080       # what bind() gives a listening socket
 REMOTE_PORT = 40000     # the remote end's port for connections it opens
@@ -526,9 +526,7 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("-v", "--verbose", action="store_true", help="print the notes of passing scripts")
     args = ap.parse_args(argv)
-    from subprocess import run as sh
-    from .engine import ROOT
-    sh(["make", "-s", "-C", str(ROOT), f"build/toe-harness-{args.data_w}"], check=True)
+    build_harness(args.data_w)
     paths = collect(args.scripts)
     work = [(str(p), args.data_w, args.strict) for p in paths]
     results = []
