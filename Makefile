@@ -4,6 +4,7 @@
 #   make lint   verilator --lint-only -Wall over every RTL top
 #   make sim    build build/toe-sim
 #   make bench  cycle-accurate benchmarks -> build/bench/results.json
+#   make conformance  packetdrill scripts against the RTL -> build/conformance/results.json
 #   make synth  Yosys synthesis of toe_top at 64 and 512 bits -> build/synth/report.json
 #   make clean
 SHELL := /bin/bash
@@ -52,6 +53,12 @@ build/toe-harness-%: setup $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h 
 	@echo "built $@"
 
 harness: build/toe-harness-64 build/toe-harness-512
+
+# every packetdrill script of ../shared/conformance and conformance/scripts against the RTL
+CONF_DATA_W ?= 64
+conformance: setup
+	@$(ENV) && toe-pkt --data-w $(CONF_DATA_W) --json build/conformance/results.json \
+	  --expected conformance/expected-failures.txt $(wildcard ../shared/conformance) conformance/scripts
 
 build/toe-sim: build/toe-sim-$(SIM_DATA_W)
 	@ln -sf toe-sim-$(SIM_DATA_W) $@

@@ -525,6 +525,8 @@ def main(argv=None):
     ap.add_argument("--json", help="write one row per script to this file")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("-v", "--verbose", action="store_true", help="print the notes of passing scripts")
+    ap.add_argument("--expected", help="expected-failure file (lines 'SCRIPT :: reason', SCRIPT relative "
+                    "to a folder given on the command line): exit 0 when exactly those fail")
     args = ap.parse_args(argv)
     build_harness(args.data_w)
     paths = collect(args.scripts)
@@ -545,8 +547,22 @@ def main(argv=None):
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps([r.__dict__ for r in results], indent=1))
     passed = sum(r.result == "pass" for r in results)
+    ok = passed == len(results)
+    if args.expected:
+        expected = set()
+        for line in Path(args.expected).read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                expected.add(line.partition(" :: ")[0].strip())
+        def listed(path):
+            return any(path.endswith("/" + e) or path == e for e in expected)
+        surprises = [r.path for r in results if (r.result == "pass") == listed(r.path)]
+        for p in surprises:
+            print(f"not as expected ({'passes' if listed(p) else 'fails'}): {p}")
+        print(f"{len(results) - passed} failures expected in {args.expected}: "
+              f"{'all as expected' if not surprises else f'{len(surprises)} not as expected'}")
+        ok = not surprises
     print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
