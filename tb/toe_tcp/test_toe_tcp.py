@@ -206,7 +206,9 @@ async def hostile_segments(dut):
         ("MSS option of length 3", with_options(c, b"\x02\x03\x05\x00"), {"tcpInErrs": 1}, False),
     ]
     cases += [
-        ("SYN+FIN", bytes(c.seg("SF")), {"tcpInBadFlags": 1}, False),
+        # a SYN in a synchronized state, FIN or not: RFC 5961 4.2 challenge ACK (SYN+FIN is
+        # dropped only in LISTEN and SYN-SENT, CTRL bit 1; the conformance matrix checks those)
+        ("SYN+FIN in ESTABLISHED", bytes(c.seg("SF")), {"tcpChallengeAcks": 1}, True),
         ("left of the window", bytes(c.seg("PA", b"old", seq=(c.snd_nxt - 70000) % 2**32)),
          {"tcpInWindowDrops": 1}, True),
         ("right of the window", bytes(c.seg("PA", b"far", seq=(c.snd_nxt + 70000) % 2**32)),
