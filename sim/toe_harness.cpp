@@ -105,7 +105,7 @@ class Harness {
     Sim& sim() { return sim_; }
 
     // ---- requests from the client ----
-    void inject(std::vector<uint8_t> f) { mac_rx_.push_back(std::move(f)); }
+    void inject(std::vector<uint8_t> f) { mac_rx_.push(std::move(f)); }
     void listen(uint64_t port, uint64_t open) { listen_q_.push_back({port, open}); }
     void udp_listen(uint64_t port, uint64_t open) { udp_listen_q_.push_back({port, open}); }
     void open(uint64_t ip, uint64_t port) { open_q_.push_back({ip, port}); }
@@ -128,22 +128,7 @@ class Harness {
         if (t->tick_us) ++ticks_;
 
         // MAC RX, no faster than the wire
-        if (rx_frame_.empty() && !mac_rx_.empty() && t.cycles() >= next_rx_) {
-            rx_frame_ = std::move(mac_rx_.front());
-            mac_rx_.pop_front();
-            rx_off_ = 0;
-            next_rx_ = t.cycles() + wire_cycles(rx_frame_.size());
-        }
-        if (!rx_frame_.empty()) {
-            int n = std::min<int>(W, int(rx_frame_.size() - rx_off_));
-            set_beat(t->s_mac_rx_axis_tdata, rx_frame_.data() + rx_off_, n);
-            set_keep(t->s_mac_rx_axis_tkeep, n);
-            t->s_mac_rx_axis_tlast = rx_off_ + n >= rx_frame_.size();
-            t->s_mac_rx_axis_tuser = 0;
-            t->s_mac_rx_axis_tvalid = 1;
-        } else {
-            t->s_mac_rx_axis_tvalid = 0;
-        }
+        mac_rx_.drive(*t.operator->(), t.cycles());
         // request channels
         drive(listen_q_, t->app_tcp_listen_req_valid, [&](auto& v) {
             clear_port(t->app_tcp_listen_req);
@@ -208,7 +193,7 @@ class Harness {
         // before the edge
         t->eval();
         bool rx_take = t->s_mac_rx_axis_tvalid && t->s_mac_rx_axis_tready;
-        bool active = rx_take || !rx_frame_.empty() || !mac_rx_.empty();
+        bool active = rx_take || mac_rx_.busy();
         active |= took(listen_q_, t->app_tcp_listen_req_valid, t->app_tcp_listen_req_ready);
         active |= took(udp_listen_q_, t->app_udp_listen_req_valid, t->app_udp_listen_req_ready);
         active |= took(open_q_, t->app_tcp_open_req_valid, t->app_tcp_open_req_ready);
@@ -274,10 +259,7 @@ class Harness {
         bool rx_last = t->app_tcp_rx_axis_tvalid && t->app_tcp_rx_axis_tlast;
         active |= t->app_tcp_rx_meta_valid || t->app_tcp_rx_axis_tvalid || t->app_udp_rx_axis_tvalid;
         t.step();
-        if (rx_take) {
-            rx_off_ += W;
-            if (rx_off_ >= rx_frame_.size()) rx_frame_.clear();
-        }
+        mac_rx_.advance(rx_take);
         // an rx_meta of length 0 (refused read) has no data frame
         while (!rx_len_.empty() && rx_len_.front() == 0) {
             event("rx " + std::to_string(rx_sid_.front()) + " -");
@@ -297,7 +279,7 @@ class Harness {
     bool pending() const {
         return !listen_q_.empty() || !udp_listen_q_.empty() || !open_q_.empty() || !close_q_.empty() ||
                !rd_q_.empty() || !tx_q_.empty() || !tx_stream_.empty() || !udp_tx_.empty() ||
-               !mac_rx_.empty() || !rx_frame_.empty();
+               mac_rx_.busy();
     }
 
     // The debug snapshot of one session (runs the engine until it answers).
@@ -379,11 +361,11 @@ class Harness {
 
     Sim sim_;
     double vt_ns_ = 0;
-    uint64_t ticks_ = 0, jumped_us_ = 0, next_rx_ = 0;
+    uint64_t ticks_ = 0, jumped_us_ = 0;
     unsigned quiet_ = 0;
-    std::deque<std::vector<uint8_t>> mac_rx_;
-    std::vector<uint8_t> rx_frame_, mac_tx_, tcp_rx_, udp_rx_;
-    size_t rx_off_ = 0, tx_off_ = 0, udp_off_ = 0;
+    MacRxQueue mac_rx_;
+    std::vector<uint8_t> mac_tx_, tcp_rx_, udp_rx_;
+    size_t tx_off_ = 0, udp_off_ = 0;
     std::deque<std::vector<uint64_t>> listen_q_, udp_listen_q_, open_q_, close_q_, rd_q_, tx_q_, dbg_q_;
     std::deque<std::vector<uint8_t>> tx_data_, tx_stream_;
     std::deque<std::pair<std::vector<uint64_t>, std::vector<uint8_t>>> udp_tx_;

@@ -192,10 +192,8 @@ int main(int argc, char** argv) {
                 o.ip.c_str(), o.mac.c_str());
     std::fflush(stdout);
 
-    std::deque<std::vector<uint8_t>> rx_queue;
-    std::vector<uint8_t> rx_frame, tx_frame;
-    size_t rx_off = 0;
-    uint64_t next_rx_frame = 0;
+    MacRxQueue rx_queue;
+    std::vector<uint8_t> tx_frame;
     uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, ticks = 0, idle_cycles = 0;
     const auto t0 = std::chrono::steady_clock::now();
     uint8_t buf[16384];
@@ -209,8 +207,9 @@ int main(int argc, char** argv) {
             if (poll(&p, 1, timeout_ms) > 0) {
                 ssize_t n;
                 while ((n = read(tap, buf, sizeof buf)) > 0) {
-                    rx_queue.emplace_back(buf, buf + n);
-                    pcap.write(rx_queue.back());
+                    std::vector<uint8_t> frame(buf, buf + n);
+                    pcap.write(frame);
+                    rx_queue.push(std::move(frame));
                 }
             }
         }
@@ -221,23 +220,8 @@ int main(int argc, char** argv) {
         if (sim->tick_us) ++ticks;
 
         // Drive the MAC RX port, no faster than the wire.
-        if (rx_frame.empty() && !rx_queue.empty() && sim.cycles() >= next_rx_frame) {
-            rx_frame = std::move(rx_queue.front());
-            rx_queue.pop_front();
-            rx_off = 0;
-            next_rx_frame = sim.cycles() + wire_cycles(rx_frame.size());
-        }
-        bool busy = !rx_frame.empty();
-        if (busy) {
-            int n = std::min<int>(W, int(rx_frame.size() - rx_off));
-            set_beat(sim->s_mac_rx_axis_tdata, rx_frame.data() + rx_off, n);
-            set_keep(sim->s_mac_rx_axis_tkeep, n);
-            sim->s_mac_rx_axis_tlast = rx_off + n >= rx_frame.size();
-            sim->s_mac_rx_axis_tuser = 0;
-            sim->s_mac_rx_axis_tvalid = 1;
-        } else {
-            sim->s_mac_rx_axis_tvalid = 0;
-        }
+        rx_queue.drive(*sim.operator->(), sim.cycles());
+        bool busy = rx_queue.busy();
         // Sample handshakes before the edge.
         bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
         bool tx_take = sim->m_mac_tx_axis_tvalid && sim->m_mac_tx_axis_tready;
@@ -260,10 +244,7 @@ int main(int argc, char** argv) {
         sim->client_start = g_client;
         g_client = 0;
         sim.step();
-        if (rx_take) {
-            rx_off += W;
-            if (rx_off >= rx_frame.size()) { rx_frame.clear(); ++frames_in; }
-        }
+        if (rx_queue.advance(rx_take)) ++frames_in;
         idle_cycles = busy ? 0 : idle_cycles + 1;
         if (g_report) {   // SIGUSR1: one status line, for tests
             g_report = 0;

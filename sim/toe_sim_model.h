@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -48,6 +50,46 @@ template <typename T> bool keep_bit(const T& port, int i) {
     if constexpr (sizeof(T) <= 8) return (uint64_t(port) >> i) & 1;
     else return (port[i / 32] >> (i % 32)) & 1;
 }
+
+// Frames into the MAC RX port: one beat per cycle, and a frame starts no sooner than the
+// wire allows after the previous one (FCS, preamble and IFG counted). Call drive() before
+// the clock edge and advance() with the sampled handshake after it.
+class MacRxQueue {
+  public:
+    void push(std::vector<uint8_t> frame) { queue_.push_back(std::move(frame)); }
+    bool busy() const { return !frame_.empty() || !queue_.empty(); }
+    size_t queued() const { return queue_.size(); }
+
+    template <typename Top> void drive(Top& t, uint64_t cycle) {
+        if (frame_.empty() && !queue_.empty() && cycle >= next_start_) {
+            frame_ = std::move(queue_.front());
+            queue_.pop_front();
+            off_ = 0;
+            next_start_ = cycle + wire_cycles(frame_.size());
+        }
+        if (frame_.empty()) { t.s_mac_rx_axis_tvalid = 0; return; }
+        int n = std::min<int>(W, int(frame_.size() - off_));
+        set_beat(t.s_mac_rx_axis_tdata, frame_.data() + off_, n);
+        set_keep(t.s_mac_rx_axis_tkeep, n);
+        t.s_mac_rx_axis_tlast = off_ + n >= frame_.size();
+        t.s_mac_rx_axis_tuser = 0;
+        t.s_mac_rx_axis_tvalid = 1;
+    }
+    // After the edge: `taken` is the sampled valid && ready. True when a frame ended.
+    bool advance(bool taken) {
+        if (!taken) return false;
+        off_ += W;
+        if (off_ < frame_.size()) return false;
+        frame_.clear();
+        return true;
+    }
+
+  private:
+    std::deque<std::vector<uint8_t>> queue_;
+    std::vector<uint8_t> frame_;
+    size_t off_ = 0;
+    uint64_t next_start_ = 0;
+};
 
 class Sim {
   public:
