@@ -11,8 +11,17 @@ from scapy.layers.inet import in4_pseudoheader
 from scapy.utils import checksum
 
 from opentoe import Engine
+from opentoe.engine import build_harness
 from opentoe.packetdrill import (Mismatch, ScriptError, parse_script, parse_segment, run_script,
                                  seq_add, seq_sub)
+
+
+
+@pytest.fixture(scope="module", autouse=True)
+def harness():
+    """Build the 64-bit harness once, before any test times a run."""
+    build_harness(64)
+
 
 HANDSHAKE = """--tolerance_usecs=10000
  0.00 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
