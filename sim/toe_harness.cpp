@@ -30,6 +30,7 @@
 //   notif SID KIND LEN IP RPORT LPORT, listen_rsp PORT OK, open_rsp SID LPORT OK,
 //   tx_rsp SID STATUS SPACE, rx SID HEX (rx_meta and its data; '-' = refused),
 //   udp_listen_rsp PORT OK, udp_rx IP RPORT LPORT HEX.
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +48,10 @@ namespace {
 
 constexpr double CYCLE_NS = TOE_DATA_W == 64 ? 6.4 : 1e3 / 322.0;
 constexpr int IDLE_CYCLES = 400;   // quiet cycles before the harness may jump the clock
+// tcp_dbg_t: session, state, snd_una, snd_nxt, snd_max, snd_wnd, rcv_nxt, rcv_wnd, retries,
+// tmr_on, tmr_at, dack_on, dack_at, now_us
+constexpr int DBG_N = 14;
+using DbgSnapshot = std::array<uint64_t, DBG_N>;
 
 // Bit fields of wide and narrow Verilator ports (packed structs: first field in the MSBs).
 template <typename T> uint64_t get_bits(const T& port, int lsb, int width) {
@@ -251,9 +256,10 @@ class Harness {
                     udp_rx_.clear();
         }
         if (t->tcp_dbg_rsp_valid) {
-            dbg_rsp_ = fields(t->tcp_dbg_rsp, {{266, 20}, {262, 4}, {230, 32}, {198, 32}, {166, 32}, {150, 16},
-                                               {118, 32}, {102, 16}, {98, 4}, {97, 1}, {65, 32}, {64, 1},
-                                               {32, 32}, {0, 32}});
+            static constexpr std::pair<int, int> DBG_FIELDS[DBG_N] = {
+                {266, 20}, {262, 4}, {230, 32}, {198, 32}, {166, 32}, {150, 16}, {118, 32},
+                {102, 16}, {98, 4}, {97, 1}, {65, 32}, {64, 1}, {32, 32}, {0, 32}};
+            for (int i = 0; i < DBG_N; ++i) dbg_rsp_[i] = get_bits(t->tcp_dbg_rsp, DBG_FIELDS[i].first, DBG_FIELDS[i].second);
             dbg_done_ = true;
         }
         bool rx_last = t->app_tcp_rx_axis_tvalid && t->app_tcp_rx_axis_tlast;
@@ -282,21 +288,22 @@ class Harness {
                mac_rx_.busy();
     }
 
-    // The debug snapshot of one session (runs the engine until it answers).
-    std::string state(uint64_t sid) {
+    // The debug snapshot of one session, tcp_dbg_t's fields in order (runs the engine until
+    // it answers; false if it never does).
+    bool state(uint64_t sid, DbgSnapshot& out) {
         dbg_done_ = false;
         dbg_q_.push_back({sid});
         for (int i = 0; i < 100000 && !dbg_done_; ++i) cycle();
-        return dbg_done_ ? dbg_rsp_ : "";
+        out = dbg_rsp_;
+        return dbg_done_;
     }
 
     // Earliest armed timer of any session, in microseconds from now (-1: none).
     int64_t next_deadline_us(unsigned max_sessions) {
         int64_t best = -1;
         for (unsigned sid = 0; sid < max_sessions; ++sid) {
-            std::istringstream in(state(sid));
-            uint64_t f[14];
-            for (auto& x : f) in >> x;
+            DbgSnapshot f;
+            if (!state(sid, f)) continue;
             unsigned st = unsigned(f[1]);
             if (st == 0 || st == 10) continue;   // FREE, CLOSED
             uint32_t now = uint32_t(f[13]);
@@ -335,12 +342,10 @@ class Harness {
         root->toe_sim_top__DOT__u_toe__DOT__u_tcp__DOT__now_us_reg += uint32_t(j);
         ticks_ += j;
         vt_ns_ += double(j) * 1000.0;
-        jumped_us_ += j;
     }
 
     std::deque<std::string>& events() { return events_; }
     double now_ns() const { return vt_ns_; }
-    uint64_t jumped_us() const { return jumped_us_; }
 
   private:
     template <typename F> void drive(std::deque<std::vector<uint64_t>>& q, uint8_t& valid, F set) {
@@ -361,7 +366,7 @@ class Harness {
 
     Sim sim_;
     double vt_ns_ = 0;
-    uint64_t ticks_ = 0, jumped_us_ = 0;
+    uint64_t ticks_ = 0;
     unsigned quiet_ = 0;
     MacRxQueue mac_rx_;
     std::vector<uint8_t> mac_tx_, tcp_rx_, udp_rx_;
@@ -371,7 +376,7 @@ class Harness {
     std::deque<std::pair<std::vector<uint64_t>, std::vector<uint8_t>>> udp_tx_;
     std::deque<uint64_t> rx_sid_, rx_len_;
     std::deque<std::string> events_;
-    std::string dbg_rsp_;
+    DbgSnapshot dbg_rsp_{};
     bool dbg_done_ = false;
 };
 
@@ -417,9 +422,13 @@ int main(int argc, char** argv) {
             else if (cmd == "csr_write") { in >> a >> b; h.sim().csr_write(uint32_t(a), uint32_t(b), [&] { h.cycle(); }); std::cout << "ok\n"; }
             else if (cmd == "state") {
                 in >> a;
-                std::string st = a < max_sessions ? h.state(a) : "";
-                if (st.empty()) std::cout << "err no such session or no answer\n";
-                else std::cout << "ok " << st << '\n';
+                DbgSnapshot f;
+                if (a >= max_sessions || !h.state(a, f)) std::cout << "err no such session or no answer\n";
+                else {
+                    std::cout << "ok";
+                    for (uint64_t x : f) std::cout << ' ' << x;
+                    std::cout << '\n';
+                }
             }
             else if (cmd == "time") std::cout << "ok " << uint64_t(h.now_ns()) << ' ' << h.sim().cycles() << '\n';
             else if (cmd == "quit") { std::cout << "ok\n" << std::flush; break; }

@@ -133,10 +133,6 @@ class Socket:
         self.e.run_until(lambda: self.e._pending_reads.get(self.sid, 0) == 0, timeout_us=1000)
         return len(self.rx) - before
 
-    def read_request(self, n):
-        """A raw read request of n bytes (may be refused: returns the bytes delivered)."""
-        return self._read(n)
-
     # ---- closing ----
     def shutdown(self):
         """Orderly close: FIN after the queued data (the receive side stays open)."""
@@ -196,7 +192,6 @@ class Engine:
         self.max_sessions = int(hello[-1].split("=")[1])
         self.now_ns = 0
         self.frames = deque()          # (time_ns, scapy Ether) sent by the engine, not ARP
-        self.arp_frames = 0
         self.sockets = {}              # sid -> Socket
         self.listeners = {}            # port -> Listener
         self.notifs = deque()          # every notification, (kind, sid, length)
@@ -238,7 +233,6 @@ class Engine:
             t, raw = int(p[1]), bytes.fromhex(p[2]) if p[2] != "-" else b""
             pkt = Ether(raw)
             if ARP in pkt:
-                self.arp_frames += 1
                 a = pkt[ARP]
                 if a.op == 1 and a.pdst != self.ip:     # answer for the peer's side
                     self.inject(Ether(dst=a.hwsrc, src=self.peer_mac) /

@@ -249,13 +249,18 @@ class Runner:
     def _rel_time(self, t_ns):
         return f"{(t_ns - self.t0) / 1e9:.6f}s"
 
+    @staticmethod
+    def payload_len(pkt):
+        """TCP payload bytes by the IP total length (so Ethernet padding never counts)."""
+        return pkt[IP].len - pkt[IP].ihl * 4 - pkt[TCP].dataofs * 4
+
     def describe(self, pkt):
         if TCP not in pkt:
             return pkt.summary()
         t = pkt[TCP]
         flags = "".join(c for c, b in FLAG_BITS.items() if c != "." and t.flags & b) + ("." if t.flags & 0x10 else "")
         li = self.local_isn or 0
-        ln = len(bytes(t.payload))
+        ln = self.payload_len(pkt)
         seq = seq_sub(t.seq, li) % 2**32
         out = f"{flags} {seq}:{(seq + ln) % 2**32}({ln})"
         if t.flags & 0x10:
@@ -302,10 +307,7 @@ class Runner:
         li = self.local_isn or 0
         if seg.seq is not None and seq_sub(tcp.seq, li) % 2**32 != seg.seq:
             raise Mismatch(f"expected '{line.text}', got '{got}' (sequence number)")
-        ln = len(bytes(tcp.payload))
-        if isinstance(pkt[IP].payload, TCP):
-            ln = pkt[IP].len - pkt[IP].ihl * 4 - tcp.dataofs * 4
-        if ln != seg.length:
+        if self.payload_len(pkt) != seg.length:
             raise Mismatch(f"expected '{line.text}', got '{got}' (payload length)")
         if seg.ack is not None:
             if not tcp.flags & 0x10:

@@ -163,6 +163,11 @@ module toe_tcp_core
   function automatic logic is_estab(input tcp_state_e s);
     return s == ESTABLISHED || s == CLOSE_WAIT;
   endfunction
+  // The end of a connection that never got established: the app that opened it is told
+  // FAILED (also after a simultaneous open, via SYN-RCVD); a passive one was never announced.
+  function automatic logic [2:0] open_fail_tag(input sess_t x);
+    return x.active ? 3'(NOTIF_FAILED) : TAG_NONE;
+  endfunction
   function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
   function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
   function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
@@ -518,7 +523,7 @@ module toe_tcp_core
             end else if (g.seq == s.rcv_nxt || !cfg_rfc5961_rst) begin
               ns.state = CLOSED;
               end_marker = 1'b1;
-              end_tag = s.state == SYN_RCVD ? (s.active ? 3'(NOTIF_FAILED) : TAG_NONE) : 3'(NOTIF_RESET);
+              end_tag = s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
               c_fail = s.state == SYN_RCVD;
               c_estab_rst = is_estab(s.state);
             end else begin
@@ -785,8 +790,7 @@ module toe_tcp_core
           end else if (s.retries >= cfg_max_retries) begin
             ns.state = CLOSED;
             end_marker = 1'b1;
-            end_tag = s.state == SYN_SENT || (s.state == SYN_RCVD && s.active) ? 3'(NOTIF_FAILED) :
-                      (s.state == SYN_RCVD ? TAG_NONE : 3'(NOTIF_RESET));
+            end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
             if (s.state != SYN_SENT) send = SEND_RST;
             c_fail = s.state == SYN_SENT || s.state == SYN_RCVD;
             c_estab_rst = is_estab(s.state);
