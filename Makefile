@@ -26,7 +26,7 @@ clean:
 SIM_DATA_W ?= 64
 SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
 RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_axi_mem.sv sim/toe_sim_top.sv
-build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h
+build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_impair.h
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \

@@ -9,6 +9,9 @@
   tcp_client.py IP PORT rst SIZE         send SIZE bytes, then abort with RST (SO_LINGER 0)
   tcp_client.py IP PORT halfclose SIZE   send SIZE bytes, shut down the write side, read
                                          the echo until the engine's FIN
+  tcp_client.py IP PORT sink SIZE        send SIZE random bytes to the discard service,
+                                         shut down the write side and wait for the
+                                         engine's FIN (all data in order before it)
   tcp_client.py IP PORT source SIZE      read SIZE bytes from the engine's source (port 19)
                                          and check the pattern (byte n is n mod 251)
   tcp_client.py IP PORT listen SIZE [S]  listen on IP:PORT (a local address), print
@@ -110,6 +113,16 @@ def halfclose(ip, port, size):
     return ok
 
 
+def sink(ip, port, size):
+    s = socket.create_connection((ip, port), timeout=120)
+    s.sendall(os.urandom(size))
+    s.shutdown(socket.SHUT_WR)
+    extra = s.recv(1)   # b"" at the engine's FIN
+    s.close()
+    print(f"sent {size} bytes to the sink, then FIN; {'FIN back' if not extra else 'DATA back'}")
+    return not extra
+
+
 def pattern_ok(data, start=0):
     return data == bytes((start + i) % 251 for i in range(len(data)))
 
@@ -158,6 +171,8 @@ def main():
         ok = rst(ip, port, *args)
     elif mode == "halfclose":
         ok = halfclose(ip, port, *args)
+    elif mode == "sink":
+        ok = sink(ip, port, *args)
     elif mode == "source":
         ok = source(ip, port, *args)
     elif mode == "listen":

@@ -40,7 +40,6 @@
 #include <string>
 #include <vector>
 
-#include "Vtoe_sim_top___024root.h"
 #include "toe_csr_map.h"
 #include "toe_sim_model.h"
 
@@ -338,8 +337,7 @@ class Harness {
     }
 
     void jump_us(uint64_t j) {
-        auto* root = sim_->rootp;
-        root->toe_sim_top__DOT__u_toe__DOT__u_tcp__DOT__now_us_reg += uint32_t(j);
+        sim_.jump_tcp_clock_us(uint32_t(j));
         ticks_ += j;
         vt_ns_ += double(j) * 1000.0;
     }

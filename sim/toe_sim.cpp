@@ -4,6 +4,9 @@
 // are its peers. Engine time (tick_us) follows wall-clock time; frames from Linux enter
 // no faster than the wire (10G at 64 bits, 100G at 512 bits, with IFG). Runs until SIGINT
 // or SIGTERM, then prints the engine's counters. See --help.
+// Engine time: one tick_us pulse per cycle while the engine's clock is behind the wall
+// clock, and a jump of the TCP clock when it is more than JUMP_LAG_US behind (the
+// simulation runs slower than real time, and sleeps in poll() when idle).
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
@@ -19,11 +22,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <random>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "toe_csr_map.h"
+#include "toe_impair.h"
 #include "toe_sim_model.h"
 
 namespace {
@@ -45,7 +50,11 @@ struct Options {
     std::string connect;                                  // IP:PORT of the client app
     uint32_t send_bytes = 1000000;
     std::vector<std::pair<uint32_t, uint32_t>> csr_sets;  // --set
+    Impairment::Spec impair_rx, impair_tx;                // --impair
+    uint64_t seed = 0;                                    // --seed (0: random)
 };
+
+constexpr uint64_t JUMP_LAG_US = 20;   // engine clock lag past which it jumps
 
 void usage() {
     std::printf(
@@ -54,17 +63,24 @@ void usage() {
         "  --ip ADDR/PREFIX  engine IPv4 address (default 192.0.2.2/24)\n"
         "  --mac MAC         engine MAC address (default 02:00:00:00:00:02)\n"
         "  --gateway ADDR    default gateway (default none)\n"
-        "  --pcap FILE       write every frame, both directions, to a pcap file\n"
+        "  --pcap FILE       write every frame at the engine's MAC port, both directions, to\n"
+        "                    a pcap file (after the rx impairments, before the tx ones)\n"
         "  --fst FILE        write an FST waveform (large and slow: for short runs)\n"
         "  --connect IP:PORT the TCP client app's peer; SIGUSR2 starts it (again)\n"
         "  --send BYTES      bytes the client sends, then it closes (default 1000000)\n"
         "  --set REG=VALUE   write a configuration register after reset, e.g.\n"
-        "                    --set TCP_TIME_WAIT_US=1000000 (names: docs/registers.md)\n"
+        "                    --set TCP_TIME_WAIT_US=1000000 (names: docs/registers.md);\n"
+        "                    TCP_ISN_KEY is random per run unless set\n"
+        "  --impair DIR:SPEC impair frames into (rx) or out of (tx) the engine, e.g.\n"
+        "                    --impair rx:loss=1%%,dup=5%%,corrupt=1%%,reorder=25%%:1ms\n"
+        "                    (counters printed on exit; may be given once per direction)\n"
+        "  --seed N          seed of the impairments and the ISN key (default: random,\n"
+        "                    printed at start so that a run can be repeated)\n"
         "  --help            this text\n"
         "Built-in apps: UDP echo 7; TCP echo 7, discard/iperf sink 5001, pattern source 19\n"
         "(byte n of the stream is n mod 251), and the client (same pattern).\n"
         "Runs until SIGINT/SIGTERM, then prints the engine's counters. SIGUSR1 prints a status\n"
-        "line: tcpCurrEstab N tcpSessionsInUse N client STATE sent BYTES.\n", TOE_DATA_W);
+        "line: tcpCurrEstab N tcpSessionsInUse N client STATE sent BYTES discarded BYTES.\n", TOE_DATA_W);
 }
 
 [[noreturn]] void die(const char* what) {
@@ -101,6 +117,19 @@ std::pair<uint32_t, uint32_t> parse_set(const std::string& s) {
                 return {r.offset, uint32_t(std::strtoul(s.c_str() + eq + 1, nullptr, 0))};
     std::fprintf(stderr, "toe-sim: bad --set '%s': want NAME=VALUE with a register of docs/registers.md\n", s.c_str());
     std::exit(2);
+}
+
+void parse_impair(const std::string& s, Options& o) {
+    std::string err;
+    size_t colon = s.find(':');
+    std::string dir = s.substr(0, colon);
+    Impairment::Spec* spec = dir == "rx" ? &o.impair_rx : dir == "tx" ? &o.impair_tx : nullptr;
+    if (!spec || colon == std::string::npos) err = "want rx:SPEC or tx:SPEC";
+    else Impairment::parse(s.substr(colon + 1), *spec, err);
+    if (!err.empty()) {
+        std::fprintf(stderr, "toe-sim: bad --impair '%s': %s\n", s.c_str(), err.c_str());
+        std::exit(2);
+    }
 }
 
 int open_tap(const std::string& name) {
@@ -158,6 +187,8 @@ int main(int argc, char** argv) {
         else if (a == "--connect") o.connect = next();
         else if (a == "--send") o.send_bytes = uint32_t(std::stoul(next(), nullptr, 0));
         else if (a == "--set") o.csr_sets.push_back(parse_set(next()));
+        else if (a == "--impair") parse_impair(next(), o);
+        else if (a == "--seed") o.seed = std::stoull(next(), nullptr, 0);
         else { std::fprintf(stderr, "toe-sim: unknown option %s (see --help)\n", a.c_str()); return 2; }
     }
     size_t slash = o.ip.find('/');
@@ -178,7 +209,11 @@ int main(int argc, char** argv) {
     sim.csr_write(REG_MAC_HI, uint32_t(mac >> 32));
     sim.csr_write(REG_IPV4_NETMASK, mask);
     sim.csr_write(REG_IPV4_GATEWAY, parse_ip(o.gateway));
+    if (o.seed == 0) o.seed = std::random_device{}() | uint64_t(std::random_device{}()) << 32;
+    std::mt19937_64 key_rng(o.seed ^ 0x15E15E15E15EULL);
+    sim.csr_write(REG_TCP_ISN_KEY, uint32_t(key_rng()));   // --set TCP_ISN_KEY overrides it
     for (auto [reg, value] : o.csr_sets) sim.csr_write(reg, value);
+    Impairment impair_rx(o.impair_rx, o.seed), impair_tx(o.impair_tx, o.seed + 1);
     sim.csr_write(REG_IPV4_ADDR, ip);
     if (!o.connect.empty()) {
         size_t colon = o.connect.rfind(':');
@@ -188,19 +223,44 @@ int main(int argc, char** argv) {
         sim->client_bytes = o.send_bytes;
         signal(SIGUSR2, on_client);
     }
-    std::printf("toe-sim: DATA_W=%d tap=%s ip=%s mac=%s ready\n", TOE_DATA_W, o.tap.c_str(),
-                o.ip.c_str(), o.mac.c_str());
+    std::printf("toe-sim: DATA_W=%d tap=%s ip=%s mac=%s seed=%llu ready\n", TOE_DATA_W, o.tap.c_str(),
+                o.ip.c_str(), o.mac.c_str(), (unsigned long long)o.seed);
     std::fflush(stdout);
 
     MacRxQueue rx_queue;
     std::vector<uint8_t> tx_frame;
+    std::vector<Impairment::Frame> passed;   // frames through an impairment stage
     uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, ticks = 0, idle_cycles = 0;
     const auto t0 = std::chrono::steady_clock::now();
+    auto wall_us = [&] {
+        return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - t0).count());
+    };
+    auto to_engine = [&](uint64_t now_us) {
+        impair_rx.release(now_us, passed);
+        for (auto& f : passed) {
+            pcap.write(f);
+            rx_queue.push(std::move(f));
+        }
+        passed.clear();
+    };
+    auto to_linux = [&] {
+        for (auto& f : passed) {
+            // EIO: the TAP link is down; EAGAIN: the kernel queue is full. Both lose the
+            // frame, as a cable would.
+            if (write(tap, f.data(), f.size()) < 0) {
+                if (errno != EIO && errno != EAGAIN) die("write tap");
+                ++frames_lost;
+            }
+        }
+        passed.clear();
+    };
     uint8_t buf[16384];
 
     sim->m_mac_tx_axis_tready = 1;
     while (!g_stop) {
         // Frames from Linux: poll the TAP every 64 cycles, and sleep in poll() when idle.
+        uint64_t now_us = wall_us();
         if ((sim.cycles() & 63) == 0) {
             pollfd p{tap, POLLIN, 0};
             int timeout_ms = idle_cycles > 20000 ? 1 : 0;
@@ -208,20 +268,24 @@ int main(int argc, char** argv) {
                 ssize_t n;
                 while ((n = read(tap, buf, sizeof buf)) > 0) {
                     std::vector<uint8_t> frame(buf, buf + n);
-                    pcap.write(frame);
-                    rx_queue.push(std::move(frame));
+                    impair_rx.offer(std::move(frame), now_us, passed);
                 }
             }
+            to_engine(now_us);
+            impair_tx.release(now_us, passed);
+            to_linux();
         }
-        // Engine time follows the wall clock: one tick per elapsed microsecond.
-        uint64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                              std::chrono::steady_clock::now() - t0).count();
+        // Engine time follows the wall clock.
+        if (ticks + JUMP_LAG_US < now_us) {
+            sim.jump_tcp_clock_us(uint32_t(now_us - ticks - 1));
+            ticks = now_us - 1;
+        }
         sim->tick_us = ticks < now_us;
         if (sim->tick_us) ++ticks;
 
         // Drive the MAC RX port, no faster than the wire.
         rx_queue.drive(*sim.operator->(), sim.cycles());
-        bool busy = rx_queue.busy();
+        bool busy = rx_queue.busy() || impair_rx.holding() || impair_tx.holding();
         // Sample handshakes before the edge.
         bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
         bool tx_take = sim->m_mac_tx_axis_tvalid && sim->m_mac_tx_axis_tready;
@@ -230,13 +294,9 @@ int main(int argc, char** argv) {
             for (int i = 0; i < W; ++i)
                 if (keep_bit(sim->m_mac_tx_axis_tkeep, i)) tx_frame.push_back(get_byte(sim->m_mac_tx_axis_tdata, i));
             if (sim->m_mac_tx_axis_tlast) {
-                // EIO: the TAP link is down; EAGAIN: the kernel queue is full. Both lose the
-                // frame, as a cable would.
-                if (write(tap, tx_frame.data(), tx_frame.size()) < 0) {
-                    if (errno != EIO && errno != EAGAIN) die("write tap");
-                    ++frames_lost;
-                }
                 pcap.write(tx_frame);
+                impair_tx.offer(std::move(tx_frame), now_us, passed);
+                to_linux();
                 tx_frame.clear();
                 ++frames_out;
             }
@@ -248,13 +308,13 @@ int main(int argc, char** argv) {
         idle_cycles = busy ? 0 : idle_cycles + 1;
         if (g_report) {   // SIGUSR1: one status line, for tests
             g_report = 0;
-            std::printf("status: tcpCurrEstab %u tcpSessionsInUse %u client %s sent %u\n",
+            std::printf("status: tcpCurrEstab %u tcpSessionsInUse %u client %s sent %u discarded %llu\n",
                         sim.csr_read(REG_TCP_CURR_ESTAB), sim.csr_read(REG_TCP_SESSIONS_IN_USE),
-                        CLIENT_STATES[sim->client_state & 7], sim->client_sent);
+                        CLIENT_STATES[sim->client_state & 7], sim->client_sent,
+                        (unsigned long long)sim->tcp_discard_bytes);
             std::fflush(stdout);
         }
     }
-
     sim->s_mac_rx_axis_tvalid = 0;
     std::printf("toe-sim: stopped after %llu cycles, %llu frames in, %llu frames out "
                 "(%llu not taken by the TAP)\n",
@@ -266,6 +326,8 @@ int main(int argc, char** argv) {
     }
     std::printf("  %-22s %u\n", "tcpCurrEstab", sim.csr_read(REG_TCP_CURR_ESTAB));
     std::printf("  %-22s %u\n", "tcpSessionsInUse", sim.csr_read(REG_TCP_SESSIONS_IN_USE));
+    if (impair_rx.active()) impair_rx.print(stdout, "rx");
+    if (impair_tx.active()) impair_tx.print(stdout, "tx");
     close(tap);
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "Vtoe_sim_top.h"
+#include "Vtoe_sim_top___024root.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -119,6 +120,14 @@ class Sim {
         ++cycle_;
     }
     uint64_t cycles() const { return cycle_; }
+
+    // Moves the TCP engine's microsecond clock (toe_tcp's now_us_reg, public for this) on
+    // by `us` at once, as `us` tick_us pulses would, for harnesses whose engine time must
+    // follow a clock faster than one tick per cycle (wall time, or virtual time over idle
+    // stretches). The ARP cache and the ICMP rate limit count tick_us pulses only.
+    void jump_tcp_clock_us(uint32_t us) {
+        top_->rootp->toe_sim_top__DOT__u_toe__DOT__u_tcp__DOT__now_us_reg += us;
+    }
 
     void csr_write(uint32_t addr, uint32_t data) { csr_write(addr, data, [this] { step(); }); }
     uint32_t csr_read(uint32_t addr) { return csr_read(addr, [this] { step(); }); }

@@ -1,58 +1,24 @@
 """Linux interop: the kernel's own stack and ordinary tools against toe-sim (64- and
 512-bit engines) on a TAP device in a network namespace made for the test (documentation addresses 192.0.2.0/24,
 nothing leaves the namespace). Skips with a clear reason where namespaces are forbidden."""
-import os
 import re
 import signal
 import subprocess
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-HOST_IP, TOE_IP, TOE_MAC = "192.0.2.1", "192.0.2.2", "02:00:00:00:00:02"
+from toe_sim_ns import (HOST_IP, ROOT, TOE_IP, TOE_MAC, in_ns, status, tcp_client,
+                        toe_sim_namespace, wait_sessions_free)
+
 CLIENT_PORT, CLIENT_BYTES = 5555, 1_000_000     # the engine's client app connects here
-
-
-def sh(*args, check=True, **kw):
-    return subprocess.run(args, check=check, capture_output=True, text=True, **kw)
 
 
 @pytest.fixture(scope="module", params=[64, 512], ids=lambda w: f"DATA_W{w}")
 def engine(request):
-    width = request.param
-    if os.geteuid() != 0:
-        pytest.skip("Linux interop needs root (network namespace and TAP device)")
-    ns = f"toe-test-{uuid.uuid4().hex[:6]}"
-    if sh("ip", "netns", "add", ns, check=False).returncode != 0:
-        pytest.skip("this machine forbids network namespaces (ip netns add failed)")
-    proc = None
-    try:
-        sh("make", "-s", f"build/toe-sim-{width}", f"SIM_DATA_W={width}", cwd=ROOT)
-        proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / f"build/toe-sim-{width}"),
-                                 "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC,
-                                 "--connect", f"{HOST_IP}:{CLIENT_PORT}", "--send", str(CLIENT_BYTES),
-                                 "--set", "TCP_TIME_WAIT_US=1000000"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        proc.width = width
-        assert "ready" in proc.stdout.readline()
-        sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{HOST_IP}/24", "dev", "tap0")
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "tap0", "up")
-        time.sleep(0.3)
-        yield ns, proc
-    finally:
-        if proc:
-            proc.terminate()
-            out = proc.communicate(timeout=30)[0]
-            print(out)
-        sh("ip", "netns", "del", ns, check=False)
-
-
-def in_ns(ns, *args, timeout=120):
-    return subprocess.run(["ip", "netns", "exec", ns, *args], capture_output=True, text=True,
-                          timeout=timeout)
+    with toe_sim_namespace(request.param, "--connect", f"{HOST_IP}:{CLIENT_PORT}",
+                           "--send", str(CLIENT_BYTES), "--set", "TCP_TIME_WAIT_US=1000000") as e:
+        yield e
 
 
 @pytest.mark.parametrize("size", [0, 56, 1000, 1472])
@@ -88,40 +54,6 @@ def test_closed_udp_port_gets_port_unreachable(engine):
 
 
 # ---------------- TCP (the engine's echo on port 7 and discard/iperf sink on 5001) ----------------
-
-def tcp_client(ns, *args, timeout=300):
-    return in_ns(ns, "python3", str(ROOT / "sim/tcp_client.py"), TOE_IP, *map(str, args), timeout=timeout)
-
-
-def status(proc):
-    """Ask toe-sim for its status line (SIGUSR1): {tcpCurrEstab, tcpSessionsInUse, client, sent}."""
-    proc.send_signal(signal.SIGUSR1)
-    while True:
-        line = proc.stdout.readline()
-        m = re.search(r"status: tcpCurrEstab (\d+) tcpSessionsInUse (\d+) client (\w+) sent (\d+)", line)
-        if m:
-            return {"tcpCurrEstab": int(m.group(1)), "tcpSessionsInUse": int(m.group(2)),
-                    "client": m.group(3), "sent": int(m.group(4))}
-        assert line, "toe-sim exited"
-
-
-def sessions_in_use(proc):
-    return status(proc)["tcpSessionsInUse"]
-
-
-def wait_sessions_free(proc, timeout_s=90):
-    """Sessions return to the pool once closed (retransmitted FINs may take seconds)."""
-    deadline = time.time() + timeout_s
-    while (n := sessions_in_use(proc)) and time.time() < deadline:
-        time.sleep(1)
-    return n
-
-
-
-
-
-
-
 
 def test_tcp_iperf_to_sink(engine):
     ns, proc = engine
