@@ -10,7 +10,10 @@
 //     FIN-WAIT and TIME-WAIT); data it receives is discarded and counted.
 // Sources and the client stream through up to SENDERS sender slots (a connection that
 // finds none free is aborted); they send in requests of CHUNK bytes (a multiple of 251,
-// so the pattern runs on across requests). Every peer FIN is answered by a close once the
+// so the pattern runs on across requests). An echo whose session has no TX space is
+// parked in a free sender slot (its later data queues behind it there) and retried in
+// turn, so one peer that stops reading does not stop the echo of the others; only when
+// every slot is taken does the echo retry in place. Every peer FIN is answered by a close once the
 // app has nothing left to send. Notifications and sender requests are served one at a
 // time, alternately; reads are pipelined (a small FIFO remembers, per read, whether its
 // data is echoed), and tx_data frames go out in the order of the accepted requests.
@@ -95,7 +98,8 @@ module toe_app_tcp_services
   tcp_notif_t cur_reg;             // the notification being served
   logic echo_reg;                  // ... is on the echo port
   logic abort_reg;                 // ST_CLOSE sends RST instead of FIN
-  logic sender_reg;                // the tx request is a sender slot's (else an echo's)
+  logic sender_reg;                // the tx request is a sender slot's (else a direct echo's)
+  logic pattern_reg;               // ... and its data is the pattern (else echoed reads)
   logic [SLOT_W-1:0] slot_reg;     // ... that slot
   tcp_tx_req_t txq_reg;
   logic [$clog2(RETRY_CYCLES+1)-1:0] wait_reg, send_wait_reg;
@@ -106,6 +110,7 @@ module toe_app_tcp_services
 
   // ---- sender slots ----
   logic [SENDERS-1:0] slot_on_reg, slot_endless_reg, slot_client_reg;
+  logic [SENDERS-1:0] slot_echo_reg, slot_fin_reg;   // a parked echo; its peer's FIN came
   sid_t slot_session_reg [SENDERS];
   logic [31:0] slot_left_reg [SENDERS];
   logic [SLOT_W-1:0] rr_reg;
@@ -149,7 +154,7 @@ module toe_app_tcp_services
   logic ord_ready, ord_valid, ord_pattern;
   logic [15:0] ord_length;
   toe_fifo #(.WIDTH(17), .DEPTH(16)) u_tx_order (
-    .clk, .rst, .s_data({sender_reg, txq_reg.length}),
+    .clk, .rst, .s_data({pattern_reg, txq_reg.length}),
     .s_valid(state_reg == ST_TX_RSP && tx_rsp_valid && tx_rsp.status == TX_ACCEPTED),
     .s_ready(ord_ready), .commit(1'b0), .rewind(1'b0), .m_data({ord_pattern, ord_length}),
     .m_valid(ord_valid), .m_ready(m_tx_axis_tvalid && m_tx_axis_tready && m_tx_axis_tlast),
@@ -231,6 +236,7 @@ module toe_app_tcp_services
           cur_reg <= notif;
           echo_reg <= notif.local_port == ECHO_PORT;
           sender_reg <= 1'b0;
+          pattern_reg <= 1'b0;
           txq_reg <= '{session: notif.session, length: notif.length};
           unique case (notif.kind)
             NOTIF_NEW: if (notif.local_port == SOURCE_PORT || is_client_new) begin
@@ -240,14 +246,21 @@ module toe_app_tcp_services
                 slot_left_reg[free_slot] <= is_client_new ? client_bytes : '0;
                 slot_endless_reg[free_slot] <= !is_client_new;
                 slot_client_reg[free_slot] <= is_client_new;
+                slot_echo_reg[free_slot] <= 1'b0;
                 if (is_client_new) client_state_reg <= CL_SENDING;
               end else begin
                 abort_reg <= 1'b1;
                 state_reg <= ST_CLOSE;
               end
             end
-            NOTIF_DATA: if (notif.length != '0) state_reg <= notif.local_port == ECHO_PORT ? ST_TX_REQ : ST_RD_REQ;
-            NOTIF_PEER_FIN: if (!(hit_found && !slot_endless_reg[hit_slot]) &&
+            NOTIF_DATA: if (notif.length != '0) begin
+              if (hit_found && slot_echo_reg[hit_slot])   // parked: queue behind
+                slot_left_reg[hit_slot] <= slot_left_reg[hit_slot] + 32'(notif.length);
+              else state_reg <= notif.local_port == ECHO_PORT ? ST_TX_REQ : ST_RD_REQ;
+            end
+            NOTIF_PEER_FIN: if (hit_found && slot_echo_reg[hit_slot]) begin
+              slot_fin_reg[hit_slot] <= 1'b1;             // close when the echo is done
+            end else if (!(hit_found && !slot_endless_reg[hit_slot]) &&
                                 !(is_client_session && client_state_reg == CL_CLOSING)) begin
               // nothing (more) to send: close; a client closes (once) when it has sent all
               if (hit_found) slot_on_reg[hit_slot] <= 1'b0;
@@ -265,11 +278,15 @@ module toe_app_tcp_services
           rr_reg <= send_slot;
           slot_reg <= send_slot;
           sender_reg <= 1'b1;
+          pattern_reg <= !slot_echo_reg[send_slot];
+          echo_reg <= slot_echo_reg[send_slot];
           cur_reg.session <= slot_session_reg[send_slot];
+          cur_reg.length <= slot_endless_reg[send_slot] || send_left >= CHUNK ? 16'(CHUNK) : 16'(send_left);
           if (!slot_endless_reg[send_slot] && send_left == '0) begin
-            // the client has sent everything: FIN
+            // the client has sent everything, or a parked echo is done after the peer's
+            // FIN: close (FIN)
             slot_on_reg[send_slot] <= 1'b0;
-            client_state_reg <= CL_CLOSING;
+            if (slot_client_reg[send_slot]) client_state_reg <= CL_CLOSING;
             state_reg <= ST_CLOSE;
           end else begin
             txq_reg <= '{session: slot_session_reg[send_slot],
@@ -292,6 +309,12 @@ module toe_app_tcp_services
             TX_ACCEPTED: begin
               if (!slot_endless_reg[slot_reg]) slot_left_reg[slot_reg] <= slot_left_reg[slot_reg] - 32'(txq_reg.length);
               if (slot_client_reg[slot_reg]) client_sent_reg <= client_sent_reg + 32'(txq_reg.length);
+              if (slot_echo_reg[slot_reg]) begin
+                state_reg <= ST_RD_REQ;        // read what is echoed
+                // all echoed and no FIN yet: unpark (a FIN keeps it, to close in turn)
+                if (slot_left_reg[slot_reg] == 32'(txq_reg.length) && !slot_fin_reg[slot_reg])
+                  slot_on_reg[slot_reg] <= 1'b0;
+              end
             end
             TX_NO_SPACE: send_wait_reg <= $bits(send_wait_reg)'(RETRY_CYCLES);
             default: slot_on_reg[slot_reg] <= 1'b0;   // the connection is closing or gone
@@ -299,7 +322,17 @@ module toe_app_tcp_services
         end else begin
           unique case (tx_rsp.status)
             TX_ACCEPTED: state_reg <= ST_RD_REQ;
-            TX_NO_SPACE: begin
+            TX_NO_SPACE: if (free_found) begin   // park it in a sender slot
+              slot_on_reg[free_slot] <= 1'b1;
+              slot_session_reg[free_slot] <= txq_reg.session;
+              slot_left_reg[free_slot] <= 32'(txq_reg.length);
+              slot_endless_reg[free_slot] <= 1'b0;
+              slot_client_reg[free_slot] <= 1'b0;
+              slot_echo_reg[free_slot] <= 1'b1;
+              slot_fin_reg[free_slot] <= 1'b0;
+              send_wait_reg <= $bits(send_wait_reg)'(RETRY_CYCLES);
+              state_reg <= ST_READY;
+            end else begin
               wait_reg <= '0;
               state_reg <= ST_RETRY;
             end

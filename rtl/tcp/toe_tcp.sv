@@ -4,7 +4,8 @@
 // payload is written to the session's RX ring in memory (toe_tcp_ring_writer) and read
 // back for the application on request (toe_tcp_ring_reader); application data is written
 // to the TX ring and segments are built from it by toe_tcp_tx_engine. All ring traffic
-// shares one AXI4 master (toe_tcp_mem_arb). The application API is documented in
+// shares one AXI4 master (toe_tcp_mem_arb). Notifications reach the application through a
+// per-session coalescer (toe_tcp_notif_coalesce). The application API is documented in
 // docs/tcp_api.md; ring layout: session s has its RX ring at cfg_mem_base + 2s*RING_BYTES
 // and its TX ring right after it.
 module toe_tcp
@@ -196,6 +197,16 @@ module toe_tcp
   tcp_ring_job_t rxw_job, rxw_done, rd_job, rd_done, txw_job, txw_done;
   logic cmd_valid, cmd_ready;
   tcp_tx_cmd_t cmd;
+  // Notifications: coalesced per session, so a slow application never stops the core.
+  logic core_notif_valid, core_notif_ready, told_valid, told_ready;
+  tcp_notif_t core_notif;
+  sid_t told_session;
+  toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
+    .clk, .rst, .s_valid(core_notif_valid), .s_ready(core_notif_ready), .s_notif(core_notif),
+    .m_valid(notif_valid), .m_ready(notif_ready), .m_notif(notif),
+    .m_told_valid(told_valid), .m_told_ready(told_ready), .m_told_session(told_session)
+  );
+
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
     .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_rto_init_us, .cfg_rto_min_us,
     .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_drop_synfin,
@@ -209,7 +220,9 @@ module toe_tcp
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
     .rd_req_valid, .rd_req_ready, .rd_req, .tx_req_valid, .tx_req_ready, .tx_req,
-    .tx_rsp_valid, .tx_rsp_ready, .tx_rsp, .notif_valid, .notif_ready, .notif,
+    .tx_rsp_valid, .tx_rsp_ready, .tx_rsp,
+    .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
+    .told_valid, .told_ready, .told_session,
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
     .s_rxw_done_valid(rxw_done_valid), .s_rxw_done_ready(rxw_done_ready), .s_rxw_done(rxw_done),
     .m_rd_job_valid(rd_job_valid), .m_rd_job_ready(rd_job_ready), .m_rd_job(rd_job),

@@ -82,6 +82,9 @@ module toe_tcp_core
   output logic          notif_valid,
   input  logic          notif_ready,
   output tcp_notif_t    notif,
+  input  logic          told_valid,        // the app has taken this session's final notification
+  output logic          told_ready,
+  input  sid_t          told_session,
   // ring engines: jobs out, completions in
   output logic          m_rxw_job_valid,
   input  logic          m_rxw_job_ready,
@@ -156,7 +159,7 @@ module toe_tcp_core
     logic [31:0] dack_at;
     logic        dack_one;   // one full segment received and not yet acknowledged
     logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
-    logic        end_told;   // the final marker has completed (app told; id may be freed)
+    logic        end_told;   // the app has taken the final notification (id may be freed)
     logic        active;     // opened by the app (its failure is NOTIF_FAILED, also via SYN-RCVD)
   } sess_t;
 
@@ -243,9 +246,9 @@ module toe_tcp_core
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
     EV_RXW_DONE, EV_RD_DONE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
-    EV_SENDQ, EV_TIMER, EV_DBG
+    EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
-  localparam int unsigned N_EV = 11;
+  localparam int unsigned N_EV = 12;
   typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_READ, ST_EXEC, ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
@@ -264,7 +267,8 @@ module toe_tcp_core
   sess_t rel_sess_reg;
 
   logic [N_EV-1:0] ev_valid;
-  assign ev_valid = {dbg_req_valid && q_dbg_ready,                                   // debug
+  assign ev_valid = {told_valid,                                                     // told
+                     dbg_req_valid && q_dbg_ready,                                   // debug
                      q_cmd_ready && rxw_room,                                       // timer
                      sq_valid && q_cmd_ready,                                       // send queue
                      s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
@@ -301,6 +305,7 @@ module toe_tcp_core
   assign s_seg_ready      = start && ev_pick == EV_SEG;
   assign sq_pop           = start && ev_pick == EV_SENDQ;
   assign dbg_req_ready    = start && ev_pick == EV_DBG;
+  assign told_ready       = start && ev_pick == EV_TOLD;
 
   // session table requests: lookups/opens from ST_LOOKUP, releases from ST_RELEASE
   wire seg_syn_only = seg_reg.flags[F_SYN] && !seg_reg.flags[F_ACK] && !seg_reg.flags[F_RST] &&
@@ -754,9 +759,12 @@ module toe_tcp_core
             do_notif = 1'b1;
             nt.kind = tcp_notif_kind_e'(done_reg.tag);
           end
-          if (done_reg.tag != 3'(NOTIF_PEER_FIN)) ns.end_told = 1'b1;
+          // a final notification is told when the app has taken it (EV_TOLD); a marker
+          // that notifies nobody ends the session now
+          if (done_reg.tag == TAG_NONE) ns.end_told = 1'b1;
         end
       end
+      EV_TOLD: ns.end_told = 1'b1;
       EV_RD_DONE: begin
         ns.rx_read = s.rx_read + 32'(done_reg.length);
         // window update when the window was under half the ring and opens by a step
@@ -949,7 +957,8 @@ module toe_tcp_core
     ev_pick == EV_RD_REQ   ? SW'(rd_req.session) :
     ev_pick == EV_TX_REQ   ? SW'(tx_req.session) :
     ev_pick == EV_SENDQ    ? sq_sid :
-    ev_pick == EV_DBG      ? SW'(dbg_req) : scan_reg;
+    ev_pick == EV_DBG      ? SW'(dbg_req) :
+    ev_pick == EV_TOLD     ? SW'(told_session) : scan_reg;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_notif_coalesce: per-session coalescing of the notifications the protocol core
+// gives the application, so that an application slow to take them never stops the core
+// (and with it every other session): the input is taken within a few cycles whatever the
+// application does.
+//   Per session it keeps what is pending: NEW, the sum of DATA lengths, PEER_FIN and the
+//   final notification (CLOSED, RESET or FAILED), and a queue of sessions with something
+//   pending holds each session at most once (it cannot overflow). A session taken from the
+//   queue is given to the application in the order of a connection's life: NEW, DATA (in
+//   pieces of at most 65535 bytes), PEER_FIN, final.
+//   When the final notification has been taken by the application, the session id goes out
+//   on m_told (to the core, which frees the session only then), so a session id is never
+//   reused while an older connection's notifications are still pending here.
+// Contract: the core gives at most one final notification per connection and nothing for
+// a session after its final one until m_told has said so; a DATA length is never 0.
+// Timing: two cycles per input or queue pop (read, then write of the session's record).
+module toe_tcp_notif_coalesce
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned MAX_SESSIONS = 1024
+) (
+  input  logic       clk,
+  input  logic       rst,
+  input  logic       s_valid,
+  output logic       s_ready,
+  input  tcp_notif_t s_notif,
+  output logic       m_valid,
+  input  logic       m_ready,
+  output tcp_notif_t m_notif,
+  output logic       m_told_valid,      // the application took the final notification
+  input  logic       m_told_ready,
+  output sid_t       m_told_session
+);
+  localparam int unsigned SW = $clog2(MAX_SESSIONS);
+
+  typedef struct packed {
+    logic        queued;          // the session is in the pending queue
+    logic        new_p, fin_p, final_p;
+    tcp_notif_kind_e final_kind;
+    logic [16:0] data;            // DATA bytes not yet told (at most the ring, 64 KiB)
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+    logic [15:0] local_port;
+  } rec_t;
+
+  rec_t mem [MAX_SESSIONS];
+  logic [SW-1:0] addr_reg;
+  rec_t rd_rec, wr_rec;
+  logic wr_en;
+  logic [SW:0] init_reg;     // after reset, every record is cleared first
+  wire init = !init_reg[SW];
+  always_ff @(posedge clk) begin
+    if (init) mem[SW'(init_reg)] <= '0;
+    else if (wr_en) mem[addr_reg] <= wr_rec;
+    rd_rec <= mem[addr_reg];
+    init_reg <= init ? init_reg + 1'b1 : init_reg;
+    if (rst) init_reg <= '0;
+  end
+  logic held_last;           // the notification given now is the final one
+
+  // sessions with something pending, each at most once
+  logic q_push, q_valid, q_pop;
+  logic [SW-1:0] q_sid;
+  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_pending (.clk, .rst, .s_data(addr_reg), .s_valid(q_push),
+    .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(q_sid), .m_valid(q_valid), .m_ready(q_pop),
+    .uncommitted());
+
+  // sessions whose final notification was taken
+  logic told_ready;
+  toe_fifo #(.WIDTH(SID_W), .DEPTH(4)) u_told (.clk, .rst, .s_data(m_notif.session),
+    .s_valid(m_valid && m_ready && held_last), .s_ready(told_ready), .commit(1'b0), .rewind(1'b0),
+    .m_data(m_told_session), .m_valid(m_told_valid), .m_ready(m_told_ready), .uncommitted());
+
+  // ---- record access: an input merge or a queue pop, two cycles each ----
+  typedef enum logic [1:0] {OP_IDLE, OP_IN, OP_OUT} op_e;
+  op_e op_reg;
+  logic phase_reg;           // 0: address set, 1: record read
+  logic prefer_out_reg;      // alternate when both wait
+  rec_t held_reg;            // the record being given to the application
+  logic held_valid_reg;
+  sid_t held_sid_reg;
+  wire want_out = q_valid && !held_valid_reg;
+  wire pick_in = s_valid && (!want_out || !prefer_out_reg);
+
+  assign s_ready = op_reg == OP_IN && phase_reg;
+  assign q_pop = op_reg == OP_IDLE && !init && !pick_in && want_out;
+  assign wr_en = phase_reg && op_reg != OP_IDLE;
+  assign q_push = op_reg == OP_IN && phase_reg && !rd_rec.queued;
+  always_comb begin
+    wr_rec = rd_rec;
+    if (op_reg == OP_OUT) wr_rec = '0;
+    else begin
+      wr_rec.queued = 1'b1;
+      unique case (s_notif.kind)
+        NOTIF_NEW: begin
+          wr_rec.new_p = 1'b1;
+          wr_rec.remote_ip = s_notif.remote_ip;
+          wr_rec.remote_port = s_notif.remote_port;
+          wr_rec.local_port = s_notif.local_port;
+        end
+        NOTIF_DATA: wr_rec.data = rd_rec.data + 17'(s_notif.length);
+        NOTIF_PEER_FIN: wr_rec.fin_p = 1'b1;
+        default: begin
+          wr_rec.final_p = 1'b1;
+          wr_rec.final_kind = s_notif.kind;
+        end
+      endcase
+      if (!rd_rec.new_p && s_notif.kind != NOTIF_NEW) begin   // keep the tuple the core gives
+        wr_rec.remote_ip = s_notif.remote_ip;
+        wr_rec.remote_port = s_notif.remote_port;
+        wr_rec.local_port = s_notif.local_port;
+      end
+    end
+  end
+
+  // ---- the held record, given in the order of a connection's life ----
+  wire [16:0] piece = held_reg.data > 17'hFFFF ? 17'hFFFF : held_reg.data;
+  always_comb begin
+    m_notif = '{session: held_sid_reg, kind: NOTIF_NEW, length: '0, remote_ip: held_reg.remote_ip,
+                remote_port: held_reg.remote_port, local_port: held_reg.local_port};
+    held_last = 1'b0;
+    if (held_reg.new_p) m_notif.kind = NOTIF_NEW;
+    else if (held_reg.data != '0) begin
+      m_notif.kind = NOTIF_DATA;
+      m_notif.length = 16'(piece);
+    end else if (held_reg.fin_p) m_notif.kind = NOTIF_PEER_FIN;
+    else begin
+      m_notif.kind = held_reg.final_kind;
+      held_last = 1'b1;
+    end
+  end
+  // a final notification waits for room to report it
+  assign m_valid = held_valid_reg && (!held_last || told_ready);
+  wire held_more = held_reg.new_p ? (held_reg.data != '0 || held_reg.fin_p || held_reg.final_p) :
+                   held_reg.data != '0 ? (held_reg.data != piece || held_reg.fin_p || held_reg.final_p) :
+                   held_reg.fin_p ? held_reg.final_p : 1'b0;
+
+  always_ff @(posedge clk) begin
+    unique case (op_reg)
+      OP_IDLE: begin
+        phase_reg <= 1'b0;
+        if (init) ;
+        else if (pick_in) begin
+          op_reg <= OP_IN;
+          addr_reg <= SW'(s_notif.session);
+          prefer_out_reg <= 1'b1;
+        end else if (want_out) begin
+          op_reg <= OP_OUT;
+          addr_reg <= q_sid;
+          prefer_out_reg <= 1'b0;
+        end
+      end
+      default: begin
+        phase_reg <= 1'b1;
+        if (phase_reg) begin
+          op_reg <= OP_IDLE;
+          phase_reg <= 1'b0;
+          if (op_reg == OP_OUT) begin
+            held_reg <= rd_rec;
+            held_sid_reg <= SID_W'(addr_reg);
+            held_valid_reg <= 1'b1;
+          end
+        end
+      end
+    endcase
+    if (m_valid && m_ready) begin
+      if (held_reg.new_p) held_reg.new_p <= 1'b0;
+      else if (held_reg.data != '0) held_reg.data <= held_reg.data - piece;
+      else if (held_reg.fin_p) held_reg.fin_p <= 1'b0;
+      else held_reg.final_p <= 1'b0;
+      if (!held_more) held_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+      op_reg <= OP_IDLE;
+      phase_reg <= 1'b0;
+      prefer_out_reg <= 1'b0;
+      held_valid_reg <= 1'b0;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // The application never sees an empty record: a queued session has something pending.
+  always @(posedge clk) if (!rst && op_reg == OP_OUT && phase_reg)
+    assert (rd_rec.new_p || rd_rec.data != '0 || rd_rec.fin_p || rd_rec.final_p)
+      else $error("toe_tcp_notif_coalesce: session %0d queued with nothing pending", addr_reg);
+  // Nothing arrives for a session after its final notification until it was told.
+  always @(posedge clk) if (!rst && op_reg == OP_IN && phase_reg)
+    assert (!rd_rec.final_p)
+      else $error("toe_tcp_notif_coalesce: notification for session %0d after its final one", addr_reg);
+`endif
+endmodule
