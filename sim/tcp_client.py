@@ -14,6 +14,9 @@
                                          engine's FIN (all data in order before it)
   tcp_client.py IP PORT source SIZE      read SIZE bytes from the engine's source (port 19)
                                          and check the pattern (byte n is n mod 251)
+  tcp_client.py IP PORT stall            send to the echo service without ever reading, until
+                                         nothing more goes (engine and kernel buffers full);
+                                         print "stalled"; abort (RST) at a line on stdin
   tcp_client.py IP PORT listen SIZE [S]  listen on IP:PORT (a local address), print
                                          "listening", take one connection (the engine's
                                          client app), read to its FIN, check it is SIZE
@@ -28,6 +31,7 @@ import random
 import socket
 import struct
 import sys
+import time
 
 
 async def echo_one(ip, port, size, seed):
@@ -123,6 +127,23 @@ def sink(ip, port, size):
     return not extra
 
 
+def stall(ip, port):
+    s = socket.create_connection((ip, port), timeout=20)
+    s.setblocking(False)
+    sent, idle_since = 0, time.monotonic()
+    while time.monotonic() - idle_since < 3:
+        try:
+            sent += s.send(os.urandom(65536))
+            idle_since = time.monotonic()
+        except BlockingIOError:
+            time.sleep(0.05)
+    print(f"stalled after {sent} bytes", flush=True)
+    sys.stdin.readline()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+    return True
+
+
 def pattern_ok(data, start=0):
     return data == bytes((start + i) % 251 for i in range(len(data)))
 
@@ -171,6 +192,8 @@ def main():
         ok = rst(ip, port, *args)
     elif mode == "halfclose":
         ok = halfclose(ip, port, *args)
+    elif mode == "stall":
+        ok = stall(ip, port)
     elif mode == "sink":
         ok = sink(ip, port, *args)
     elif mode == "source":

@@ -12,7 +12,8 @@
 //   on m_told (to the core, which frees the session only then), so a session id is never
 //   reused while an older connection's notifications are still pending here.
 // Contract: the core gives at most one final notification per connection and nothing for
-// a session after its final one until m_told has said so; a DATA length is never 0.
+// a session after its final one until m_told has said so; a DATA length is never 0, and
+// the DATA not yet told of a session is below 128 KiB (the core's is at most its ring).
 // Timing: two cycles per input or queue pop (read, then write of the session's record).
 module toe_tcp_notif_coalesce
   import toe_tcp_pkg::*;
@@ -183,6 +184,10 @@ module toe_tcp_notif_coalesce
   always @(posedge clk) if (!rst && op_reg == OP_OUT && phase_reg)
     assert (rd_rec.new_p || rd_rec.data != '0 || rd_rec.fin_p || rd_rec.final_p)
       else $error("toe_tcp_notif_coalesce: session %0d queued with nothing pending", addr_reg);
+  // Untold DATA stays within 17 bits (the core never has more than its 64 KiB ring untold).
+  always @(posedge clk) if (!rst && op_reg == OP_IN && phase_reg && s_notif.kind == NOTIF_DATA)
+    assert (18'(rd_rec.data) + 18'(s_notif.length) < 18'h20000)
+      else $error("toe_tcp_notif_coalesce: untold DATA of session %0d overflows", addr_reg);
   // Nothing arrives for a session after its final notification until it was told.
   always @(posedge clk) if (!rst && op_reg == OP_IN && phase_reg)
     assert (!rd_rec.final_p)

@@ -128,3 +128,26 @@ def test_tcp_echo_bulk_10MB_sha256(engine):
     ns, proc = engine
     r = tcp_client(ns, 7, "bulk", 10_000_000, 240, timeout=270)
     assert r.returncode == 0 and "sha256 equal" in r.stdout, r.stdout + r.stderr
+
+
+def test_tcp_one_stalled_peer_does_not_stop_the_others(engine):
+    """A peer that never reads its echo fills its session's buffers; meanwhile 100 other
+    connections echo byte-exact and a new connection to another port is served."""
+    ns, proc = engine
+    staller = subprocess.Popen(["ip", "netns", "exec", ns, "python3", str(ROOT / "sim/tcp_client.py"),
+                                TOE_IP, "7", "stall"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        line = staller.stdout.readline()
+        assert line.startswith("stalled after"), line
+        print(line.strip())
+        r = tcp_client(ns, 7, "echo", 100, 20000, 60, timeout=90)
+        assert "100 of 100 connections echoed 20000 bytes byte-exact" in r.stdout, r.stdout + r.stderr
+        r = tcp_client(ns, 19, "source", 100_000, timeout=60)
+        assert r.returncode == 0 and "pattern ok" in r.stdout, r.stdout + r.stderr
+        staller.stdin.write("\n")
+        staller.stdin.flush()
+        assert staller.wait(timeout=30) == 0
+    finally:
+        staller.kill()
+    assert wait_sessions_free(proc) == 0

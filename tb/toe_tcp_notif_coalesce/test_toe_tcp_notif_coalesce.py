@@ -1,0 +1,153 @@
+"""toe_tcp_notif_coalesce: the core's notifications go in at the core's pace while the
+application stops taking them for long stretches. The input must never wait more than a
+few cycles; per session the application must see each connection's life in order (NEW,
+DATA summing to exactly what went in, PEER_FIN, one final notification), and m_told must
+name a session only after its final notification was taken."""
+import random
+from pathlib import Path
+
+import cocotb
+import pytest
+from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
+
+import runner
+from tbutil import TB
+
+SID_W = 20
+NEW, DATA, PEER_FIN, CLOSED, RESET, FAILED = range(6)
+SESSIONS = 16
+
+
+def pack(session, kind, length, ip=0xC0000201, rport=40000, lport=7):
+    v = session
+    for val, w in ((kind, 3), (length, 16), (ip, 32), (rport, 16), (lport, 16)):
+        v = v << w | val
+    return v
+
+
+def unpack(v):
+    lport, v = v & 0xFFFF, v >> 16
+    rport, v = v & 0xFFFF, v >> 16
+    ip, v = v & 0xFFFFFFFF, v >> 32
+    length, v = v & 0xFFFF, v >> 16
+    kind, session = v & 7, v >> 3
+    return session, kind, length, ip, rport, lport
+
+
+def life(rng, sid):
+    """One connection's notifications as the core gives them."""
+    out = [(NEW, 0, sid)]
+    # at most a ring (64 KiB) of data in a life, as the core guarantees for what it has
+    # not yet told; now and then exactly 64 KiB, which is told in two pieces
+    left = 65536
+    for _ in range(rng.randrange(0, 60)):
+        n = min(left, rng.randrange(1, 3000))
+        if n:
+            out.append((DATA, n, sid))
+            left -= n
+    if rng.random() < 0.2 and left:
+        out.append((DATA, left, sid))
+    if rng.random() < 0.7:
+        out.append((PEER_FIN, 0, sid))
+    out.append((rng.choice([CLOSED, RESET]), 0, sid))
+    return out
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def slow_application(dut):
+    tb = TB(dut)
+    rng = random.Random(5)
+    dut.s_valid.value = 0
+    dut.m_ready.value = 0
+    dut.m_told_ready.value = 1
+    await tb.reset()
+    for _ in range(SESSIONS + 4):           # the records are cleared after reset
+        await RisingEdge(tb.clk)
+
+    told = set(range(SESSIONS))             # sessions free to start a connection
+    expect = {}                             # session -> [data sum, saw NEW, FIN, final]
+    given = {s: [] for s in range(SESSIONS)}
+    got = {s: [] for s in range(SESSIONS)}
+    pending = []                            # what the "core" still has to give
+    lives = 0
+    stall_until = 0
+    cycle = 0
+    worst_wait = wait = 0
+    done_finals = 0
+    split = 0
+
+    async def consumer_state():
+        nonlocal stall_until
+        if cycle >= stall_until and rng.random() < 0.01:
+            stall_until = cycle + rng.randrange(500, 3000)   # the app stops taking notifications
+        dut.m_ready.value = int(cycle >= stall_until and rng.random() < 0.7)
+
+    cur = None
+    while lives < 60 or pending or cur is not None or len(told) < SESSIONS:
+        # the core: a new connection on a told session now and then
+        if lives < 60 and told and rng.random() < 0.02:
+            sid = rng.choice(sorted(told))
+            told.discard(sid)
+            lives += 1
+            items = life(rng, sid)
+            given[sid].append(list(items))
+            pending.append(items)
+        if cur is None and pending and cycle % 3 == 0:
+            lst = rng.choice(pending)
+            kind, length, sid = lst.pop(0)
+            if not lst:
+                pending.remove(lst)
+            cur = pack(sid, kind, length)
+        dut.s_valid.value = int(cur is not None)
+        dut.s_notif.value = cur or 0
+        await consumer_state()
+        await FallingEdge(tb.clk)
+        await ReadOnly()
+        if cur is not None:
+            if dut.s_ready.value:
+                cur = None
+                wait = 0
+            else:
+                wait += 1
+                worst_wait = max(worst_wait, wait)
+        if dut.m_valid.value and dut.m_ready.value:
+            sid, kind, length, *_ = unpack(int(dut.m_notif.value))
+            got[sid].append((kind, length))
+            split += kind == DATA and length == 0xFFFF
+            if kind in (CLOSED, RESET, FAILED):
+                done_finals += 1
+        if dut.m_told_valid.value:
+            sid = int(dut.m_told_session.value)
+            assert got[sid] and got[sid][-1][0] in (CLOSED, RESET, FAILED), f"told {sid} before its final"
+            told.add(sid)
+        await RisingEdge(tb.clk)
+        cycle += 1
+        assert cycle < 2_000_000, "did not drain"
+
+    # an input waits for at most one queue pop (two cycles) and its own merge (two)
+    assert worst_wait <= 5, f"the core waited {worst_wait} cycles with the application stalled"
+    for sid in range(SESSIONS):
+        seq = got[sid]
+        for items in given[sid]:
+            want_data = sum(l for k, l, _ in items if k == DATA)
+            assert seq[0] == (NEW, 0), f"session {sid}: {seq[:3]}"
+            i, data = 1, 0
+            while i < len(seq) and seq[i][0] == DATA:
+                assert 0 < seq[i][1] <= 0xFFFF
+                data += seq[i][1]
+                i += 1
+            assert data == want_data, f"session {sid}: DATA {data}, want {want_data}"
+            if any(k == PEER_FIN for k, _, _ in items):
+                assert seq[i] == (PEER_FIN, 0)
+                i += 1
+            assert seq[i][0] == items[-1][0], f"session {sid}: final {seq[i]}, want {items[-1]}"
+            seq = seq[i + 1:]
+        assert not seq, f"session {sid}: extra {seq}"
+    assert done_finals == lives == 60
+    assert split, "no 64 KiB life was told in two pieces"
+
+
+@pytest.mark.parametrize("sessions", [SESSIONS])
+def test_toe_tcp_notif_coalesce(sessions):
+    runner.run("toe_tcp_notif_coalesce", "test_toe_tcp_notif_coalesce", {"MAX_SESSIONS": sessions},
+               Path(__file__).parent)
