@@ -144,10 +144,15 @@ class Socket:
         self.shutdown()
 
     def abort(self):
-        """Abort: RST to the peer, everything dropped."""
+        """Abort: RST to the peer, everything dropped. After an orderly end, drops the data
+        not yet read (the engine frees the session then)."""
         if not self.ended:
             self.e._cmd(f"close {self.sid} 1")
             self.e.run_until(lambda: self.ended, timeout_us=1000)
+        elif self.readable:
+            self.e._cmd(f"close {self.sid} 1")
+            self.readable = 0
+            self.e.sockets.pop(self.sid, None)
 
     def state(self):
         """The engine's state of this connection: a dict (see Engine.state)."""
@@ -257,9 +262,12 @@ class Engine:
                 s.readable += length
             elif name == "PEER_FIN":
                 s.peer_fin = True
-            else:                          # CLOSED, RESET, FAILED: the session id is no longer ours
+            else:                          # CLOSED, RESET, FAILED: the connection is over
                 s.ended = name
-                del self.sockets[sid]
+                # after an orderly end the notified data stays readable, and the id ours
+                # until it is read (or dropped by abort())
+                if name != "CLOSED" or not s.readable:
+                    del self.sockets[sid]
         elif kind == "listen_rsp":
             self._listen_rsp[int(p[1])] = int(p[2])
         elif kind == "open_rsp":
@@ -283,6 +291,8 @@ class Engine:
                 data = bytes.fromhex(p[2])
                 s.rx += data
                 s.readable -= len(data)
+                if s.ended and not s.readable:
+                    del self.sockets[sid]
         elif kind == "udp_rx":
             self.udp_rx.append((int2ip(int(p[1])), int(p[2]), int(p[3]), bytes.fromhex(p[4]) if p[4] != "-" else b""))
 

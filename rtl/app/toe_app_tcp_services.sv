@@ -13,7 +13,8 @@
 // so the pattern runs on across requests). An echo whose session has no TX space is
 // parked in a free sender slot (its later data queues behind it there) and retried in
 // turn, so one peer that stops reading does not stop the echo of the others; only when
-// every slot is taken does the echo retry in place. Every peer FIN is answered by a close once the
+// every slot is taken does the echo retry in place. Data an echo can no longer send (its
+// connection ended) is read and dropped, so that the session can be freed. Every peer FIN is answered by a close once the
 // app has nothing left to send. Notifications and sender requests are served one at a
 // time, alternately; reads are pipelined (a small FIFO remembers, per read, whether its
 // data is echoed), and tx_data frames go out in the order of the accepted requests.
@@ -111,6 +112,7 @@ module toe_app_tcp_services
   // ---- sender slots ----
   logic [SENDERS-1:0] slot_on_reg, slot_endless_reg, slot_client_reg;
   logic [SENDERS-1:0] slot_echo_reg, slot_fin_reg;   // a parked echo; its peer's FIN came
+  logic [SENDERS-1:0] slot_discard_reg;              // ... whose connection went: read and drop
   sid_t slot_session_reg [SENDERS];
   logic [31:0] slot_left_reg [SENDERS];
   logic [SLOT_W-1:0] rr_reg;
@@ -247,6 +249,7 @@ module toe_app_tcp_services
                 slot_endless_reg[free_slot] <= !is_client_new;
                 slot_client_reg[free_slot] <= is_client_new;
                 slot_echo_reg[free_slot] <= 1'b0;
+                slot_discard_reg[free_slot] <= 1'b0;
                 if (is_client_new) client_state_reg <= CL_SENDING;
               end else begin
                 abort_reg <= 1'b1;
@@ -267,7 +270,10 @@ module toe_app_tcp_services
               state_reg <= ST_CLOSE;
             end
             default: begin   // closed, reset or failed: the session is gone
-              if (hit_found) slot_on_reg[hit_slot] <= 1'b0;
+              // a parked echo's data ahead of an orderly end is still read (and dropped)
+              if (hit_found && slot_echo_reg[hit_slot] && notif.kind == NOTIF_CLOSED)
+                slot_discard_reg[hit_slot] <= 1'b1;
+              else if (hit_found) slot_on_reg[hit_slot] <= 1'b0;
               if (is_client_session)
                 client_state_reg <= notif.kind == NOTIF_CLOSED ? CL_CLOSED :
                                     notif.kind == NOTIF_RESET ? CL_RESET : CL_FAILED;
@@ -284,10 +290,17 @@ module toe_app_tcp_services
           cur_reg.length <= slot_endless_reg[send_slot] || send_left >= CHUNK ? 16'(CHUNK) : 16'(send_left);
           if (!slot_endless_reg[send_slot] && send_left == '0) begin
             // the client has sent everything, or a parked echo is done after the peer's
-            // FIN: close (FIN)
+            // FIN: close (FIN); a discarding echo has nothing to close
             slot_on_reg[send_slot] <= 1'b0;
             if (slot_client_reg[send_slot]) client_state_reg <= CL_CLOSING;
-            state_reg <= ST_CLOSE;
+            if (!slot_discard_reg[send_slot]) state_reg <= ST_CLOSE;
+          end else if (slot_discard_reg[send_slot]) begin
+            // the echo's connection went: read what is left and drop it (an ended session
+            // is freed only when its data has been read)
+            echo_reg <= 1'b0;
+            slot_left_reg[send_slot] <= send_left - 32'(send_left >= CHUNK ? 16'(CHUNK) : 16'(send_left));
+            if (send_left <= CHUNK) slot_on_reg[send_slot] <= 1'b0;
+            state_reg <= ST_RD_REQ;
           end else begin
             txq_reg <= '{session: slot_session_reg[send_slot],
                          length: slot_endless_reg[send_slot] || send_left >= CHUNK ? 16'(CHUNK) : 16'(send_left)};
@@ -317,7 +330,9 @@ module toe_app_tcp_services
               end
             end
             TX_NO_SPACE: send_wait_reg <= $bits(send_wait_reg)'(RETRY_CYCLES);
-            default: slot_on_reg[slot_reg] <= 1'b0;   // the connection is closing or gone
+            default:   // the connection is closing or gone: a parked echo drops its data
+              if (slot_echo_reg[slot_reg]) slot_discard_reg[slot_reg] <= 1'b1;
+              else slot_on_reg[slot_reg] <= 1'b0;
           endcase
         end else begin
           unique case (tx_rsp.status)
@@ -330,13 +345,17 @@ module toe_app_tcp_services
               slot_client_reg[free_slot] <= 1'b0;
               slot_echo_reg[free_slot] <= 1'b1;
               slot_fin_reg[free_slot] <= 1'b0;
+              slot_discard_reg[free_slot] <= 1'b0;
               send_wait_reg <= $bits(send_wait_reg)'(RETRY_CYCLES);
               state_reg <= ST_READY;
             end else begin
               wait_reg <= '0;
               state_reg <= ST_RETRY;
             end
-            default: state_reg <= ST_READY;   // not connected: the data is left unread
+            default: begin   // not connected: read the data and drop it
+              echo_reg <= 1'b0;
+              state_reg <= ST_RD_REQ;
+            end
           endcase
         end
       end

@@ -13,7 +13,9 @@
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // Notifications that must follow delivered data (peer FIN, closed, reset) travel as
 // 0-length marker jobs through the RX writer and are given when the marker completes; a
-// session returns to the free pool when it has ended and no ring job of it is in flight.
+// session returns to the free pool when it has ended, the app has taken the final
+// notification, no ring job of it is in flight and, after an orderly end, the app has read
+// every byte it was notified of.
 // In-order only: a segment that does not start at RCV.NXT is dropped with a duplicate ACK.
 // Congestion control, fast retransmit, SACK, window scaling and timestamps are stage 3.
 module toe_tcp_core
@@ -161,6 +163,7 @@ module toe_tcp_core
     logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
     logic        end_told;   // the app has taken the final notification (id may be freed)
     logic        active;     // opened by the app (its failure is NOTIF_FAILED, also via SYN-RCVD)
+    logic        orderly;    // ended in order (CLOSED): notified data stays readable until read
   } sess_t;
 
   function automatic logic is_estab(input tcp_state_e s);
@@ -699,7 +702,9 @@ module toe_tcp_core
 
       // ---- app: close or abort ----
       EV_CLOSE: begin
-        if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) c_apperr = 1'b1;
+        if (s.ended && s.orderly && close_reg.send_rst && s.state != FREE)
+          ns.orderly = 1'b0;         // an abort after an orderly end drops the unread data
+        else if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) c_apperr = 1'b1;
         else if (close_reg.send_rst || s.state == SYN_SENT) begin
           if (s.state != SYN_SENT) begin
             send = SEND_RST;
@@ -717,7 +722,7 @@ module toe_tcp_core
       // ---- app: read request ----
       EV_RD_REQ: begin
         do_rd = 1'b1;
-        if (s.state != FREE && !s.end_told && rdq_reg.length != '0 &&
+        if (s.state != FREE && (!s.end_told || s.orderly) && rdq_reg.length != '0 &&
             32'(rdq_reg.length) <= s.rx_done - s.rx_req) begin
           ns.rx_req = s.rx_req + 32'(rdq_reg.length);
         end else begin
@@ -750,7 +755,8 @@ module toe_tcp_core
       EV_RXW_DONE: begin
         if (done_reg.length != '0) begin
           ns.rx_done = s.rx_done + 32'(done_reg.length);
-          if (!s.ended) begin
+          // data ahead of an orderly end (e.g. with the FIN in FIN-WAIT) is still told
+          if (!s.ended || s.orderly) begin
             do_notif = 1'b1;
             nt.length = 16'(done_reg.length);
           end
@@ -881,14 +887,18 @@ module toe_tcp_core
 
     // ---- end of the connection: the marker carries the notification ----
     if (end_marker) begin
-      if (end_tag != 3'(NOTIF_PEER_FIN)) ns.ended = 1'b1;   // a peer FIN ends only the receive side
+      if (end_tag != 3'(NOTIF_PEER_FIN)) begin   // a peer FIN ends only the receive side
+        ns.ended = 1'b1;
+        ns.orderly = end_tag == 3'(NOTIF_CLOSED);
+      end
       if (do_rxw) do_rxw2 = 1'b1;
       else do_rxw = 1'b1;
     end
     // ---- release when ended, told, and no ring job in flight ----
     rx_quiet = ns.rx_read == ns.rx_req;
     quiet = rx_quiet && ns.tx_done == ns.tx_app;
-    if (found_reg && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet) begin
+    if (found_reg && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
+        (!ns.orderly || ns.rx_read == ns.rx_done)) begin
       release_now = 1'b1;
       ns.state = FREE;
     end
