@@ -26,7 +26,7 @@ clean:
 SIM_DATA_W ?= 64
 SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
 RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_axi_mem.sv sim/toe_sim_top.sv
-build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_impair.h
+build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_impair.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
@@ -34,13 +34,13 @@ build/toe-sim-$(SIM_DATA_W): setup $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_mode
 	  -CFLAGS "-O2 -DTOE_DATA_W=$(SIM_DATA_W) -I$(CURDIR)/sim" \
 	  $(RTL_FILES) sim/toe_sim.cpp > build/toe-sim-$(SIM_DATA_W).log 2>&1 \
 	  || { tail -30 build/toe-sim-$(SIM_DATA_W).log; exit 1; }
-	@cp $(SIM_OBJ)/toe-sim $@
+	@cp $(SIM_OBJ)/toe-sim $@.tmp && mv -f $@.tmp $@   # rename: a running toe-sim keeps its file
 	@echo "built $@"
 
 # toe-harness: the engine with its application APIs driven over a pipe, in virtual time
 # (sim/opentoe, toe-pkt). 16 sessions keep the timer look-ups of a clock jump short.
 HARNESS_SESSIONS ?= 16
-build/toe-harness-%: setup $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h
+build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
@@ -49,7 +49,7 @@ build/toe-harness-%: setup $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h 
 	  -CFLAGS "-O2 -DTOE_DATA_W=$* -DTOE_MAX_SESSIONS=$(HARNESS_SESSIONS) -I$(CURDIR)/sim" \
 	  $(RTL_FILES) sim/toe_harness.cpp > build/toe-harness-$*.log 2>&1 \
 	  || { tail -30 build/toe-harness-$*.log; exit 1; }
-	@cp build/toe-harness-obj-$*/toe-harness $@
+	@cp build/toe-harness-obj-$*/toe-harness $@.tmp && mv -f $@.tmp $@
 	@echo "built $@"
 
 harness: build/toe-harness-64 build/toe-harness-512
@@ -77,7 +77,7 @@ lint: setup
 	done && echo "lint: clean"
 
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
-build/toe-bench-%: setup $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h
+build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$* -Mdir build/toe-bench-obj-$* -o toe-bench \
@@ -85,7 +85,7 @@ build/toe-bench-%: setup $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h si
 	  -CFLAGS "-O2 -DTOE_DATA_W=$* -I$(CURDIR)/sim" \
 	  $(RTL_FILES) bench/toe_bench.cpp > build/toe-bench-$*.log 2>&1 \
 	  || { tail -30 build/toe-bench-$*.log; exit 1; }
-	@cp build/toe-bench-obj-$*/toe-bench $@
+	@cp build/toe-bench-obj-$*/toe-bench $@.tmp && mv -f $@.tmp $@
 
 bench: build/toe-bench-64 build/toe-bench-512
 	@mkdir -p build/bench

@@ -2,6 +2,7 @@
 addresses 192.0.2.0/24; nothing leaves the namespace), and the helpers the Linux interop
 tests share: commands in the namespace, toe-sim's status line."""
 import contextlib
+import fcntl
 import os
 import re
 import signal
@@ -20,6 +21,15 @@ def sh(*args, check=True, **kw):
     return subprocess.run(args, check=check, capture_output=True, text=True, **kw)
 
 
+def build_toe_sim(width):
+    """make build/toe-sim-WIDTH, one test process at a time (they share the object folder)."""
+    (ROOT / "build").mkdir(exist_ok=True)
+    with open(ROOT / "build" / f".toe-sim-{width}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = sh("make", "-s", f"build/toe-sim-{width}", f"SIM_DATA_W={width}", cwd=ROOT, check=False)
+        assert r.returncode == 0, f"building toe-sim-{width} failed:\n{r.stdout}{r.stderr}"
+
+
 @contextlib.contextmanager
 def toe_sim_namespace(width, *toe_sim_args):
     """Builds toe-sim for `width`, starts it in a new namespace with Linux at HOST_IP on
@@ -32,7 +42,7 @@ def toe_sim_namespace(width, *toe_sim_args):
         pytest.skip("this machine forbids network namespaces (ip netns add failed)")
     proc = None
     try:
-        sh("make", "-s", f"build/toe-sim-{width}", f"SIM_DATA_W={width}", cwd=ROOT)
+        build_toe_sim(width)
         proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / f"build/toe-sim-{width}"),
                                  "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC,
                                  *toe_sim_args],
