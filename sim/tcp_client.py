@@ -20,7 +20,7 @@
   tcp_client.py IP PORT listen SIZE [S]  listen on IP:PORT (a local address), print
                                          "listening", take one connection (the engine's
                                          client app), read to its FIN, check it is SIZE
-                                         bytes of the pattern
+                                         bytes of the pattern (prints "closed" at its close)
 
 Prints one summary line; exits non-zero on any mismatch, error or timeout.
 """
@@ -175,9 +175,10 @@ def listen(ip, port, size, limit_s=120):
             break
         got += chunk
     conn.close()
+    print("closed", flush=True)   # our FIN is out (a mark for timing tests)
     ok = len(got) == size and pattern_ok(bytes(got))
     print(f"received {len(got)} bytes from {peer[0]}:{peer[1]} until FIN: "
-          f"pattern {'ok' if ok else 'WRONG'}")
+          f"pattern {'ok' if ok else 'WRONG'}", flush=True)
     return ok
 
 
