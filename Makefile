@@ -28,7 +28,7 @@ SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
 RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_axi_mem.sv sim/toe_sim_top.sv
 build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_impair.h | setup
 	@mkdir -p build
-	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
 	  -CFLAGS "-O2 -DTOE_DATA_W=$(SIM_DATA_W) -I$(CURDIR)/sim" \
@@ -42,7 +42,7 @@ build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h si
 HARNESS_SESSIONS ?= 16
 build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h | setup
 	@mkdir -p build
-	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
 	  -Mdir build/toe-harness-obj-$* -o toe-harness \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
@@ -79,7 +79,7 @@ lint: setup
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
 build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h | setup
 	@mkdir -p build
-	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$* -Mdir build/toe-bench-obj-$* -o toe-bench \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
 	  -CFLAGS "-O2 -DTOE_DATA_W=$* -I$(CURDIR)/sim" \

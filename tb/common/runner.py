@@ -38,6 +38,8 @@ def run(toplevel, test_module, parameters, test_dir, extra_sources=(), testcase=
         vlt = build_dir / "ports_only.vlt"
         vlt.write_text(f'`verilator_config\npublic_flat_rw -module "{toplevel}" -var "*"\n')
         visibility = ["--no-public-flat-rw", str(vlt)]
+    # --output-split-cfuncs: without it one input-logic function of toe_top at 512 bits
+    # grew to 13 700 lines and gcc took 24 GB compiling it (killed for memory)
     runner = get_runner("verilator")
     runner.build(
         sources=rtl_sources(extra_sources),
@@ -45,7 +47,7 @@ def run(toplevel, test_module, parameters, test_dir, extra_sources=(), testcase=
         parameters=parameters,
         build_dir=build_dir,
         build_args=["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2", "--assert",
-                    "-CFLAGS", "-O1", "--x-assign", "unique", "--x-initial", "unique"] + visibility,
+                    "-CFLAGS", "-O1", "--output-split-cfuncs", "1000", "--x-assign", "unique", "--x-initial", "unique"] + visibility,
         waves=bool(os.environ.get("WAVES")),
     )
     results = runner.test(
