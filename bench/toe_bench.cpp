@@ -79,10 +79,7 @@ Result run(Sim& sim, const std::vector<std::vector<uint8_t>>& frames, size_t exp
         sim->tick_us = 0;
         if (fi < frames.size()) {
             const auto& f = frames[fi];
-            int n = std::min<int>(W, int(f.size() - off));
-            set_beat(sim->s_mac_rx_axis_tdata, f.data() + off, n);
-            set_keep(sim->s_mac_rx_axis_tkeep, n);
-            sim->s_mac_rx_axis_tlast = off + n >= f.size();
+            sim->s_mac_rx_axis_tlast = put_beat(sim->s_mac_rx_axis_tdata, sim->s_mac_rx_axis_tkeep, f, off);
             sim->s_mac_rx_axis_tvalid = 1;
         } else {
             sim->s_mac_rx_axis_tvalid = 0;
@@ -169,10 +166,7 @@ struct Peer {
         sim->tick_us = (sim.cycles() % (TOE_DATA_W == 64 ? 156 : 322)) == 0;
         if (!to_send.empty() && (off > 0 || sim.cycles() >= next_frame)) {
             const auto& f = to_send.front();
-            int n = std::min<int>(W, int(f.size() - off));
-            set_beat(sim->s_mac_rx_axis_tdata, f.data() + off, n);
-            set_keep(sim->s_mac_rx_axis_tkeep, n);
-            sim->s_mac_rx_axis_tlast = off + n >= f.size();
+            sim->s_mac_rx_axis_tlast = put_beat(sim->s_mac_rx_axis_tdata, sim->s_mac_rx_axis_tkeep, f, off);
             sim->s_mac_rx_axis_tvalid = 1;
         } else sim->s_mac_rx_axis_tvalid = 0;
         sim->s_mac_rx_axis_tuser = 0;

@@ -168,10 +168,7 @@ class Harness {
         // TCP tx data of accepted requests, in order
         if (!tx_stream_.empty()) {
             auto& d = tx_stream_.front();
-            int n = std::min<int>(W, int(d.size() - tx_off_));
-            set_beat(t->app_tcp_tx_axis_tdata, d.data() + tx_off_, n);
-            set_keep(t->app_tcp_tx_axis_tkeep, n);
-            t->app_tcp_tx_axis_tlast = tx_off_ + n >= d.size();
+            t->app_tcp_tx_axis_tlast = put_beat(t->app_tcp_tx_axis_tdata, t->app_tcp_tx_axis_tkeep, d, tx_off_);
             t->app_tcp_tx_axis_tvalid = 1;
         } else {
             t->app_tcp_tx_axis_tvalid = 0;
@@ -179,10 +176,7 @@ class Harness {
         // UDP tx: metadata on every beat
         if (!udp_tx_.empty()) {
             auto& [meta, d] = udp_tx_.front();
-            int n = std::min<int>(W, int(d.size() - udp_off_));
-            set_beat(t->app_udp_tx_axis_tdata, d.data() + udp_off_, std::max(n, 0));
-            set_keep(t->app_udp_tx_axis_tkeep, std::max(n, 0));
-            t->app_udp_tx_axis_tlast = udp_off_ + W >= d.size();
+            t->app_udp_tx_axis_tlast = put_beat(t->app_udp_tx_axis_tdata, t->app_udp_tx_axis_tkeep, d, udp_off_);
             clear_port(t->app_udp_tx_axis_tuser);
             set_bits(t->app_udp_tx_axis_tuser, 48, 32, meta[0]);
             set_bits(t->app_udp_tx_axis_tuser, 32, 16, meta[1]);

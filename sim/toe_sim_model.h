@@ -52,6 +52,15 @@ template <typename T> bool keep_bit(const T& port, int i) {
     else return (port[i / 32] >> (i % 32)) & 1;
 }
 
+// One beat of `frame`, from byte `off`, onto a stream's tdata and tkeep (an empty frame is
+// one beat with tkeep 0). Returns tlast.
+template <typename D, typename K> bool put_beat(D& tdata, K& tkeep, const std::vector<uint8_t>& frame, size_t off) {
+    int n = std::max(0, std::min<int>(W, int(frame.size()) - int(off)));
+    set_beat(tdata, frame.data() + off, n);
+    set_keep(tkeep, n);
+    return off + n >= frame.size();
+}
+
 // Frames into the MAC RX port: one beat per cycle, and a frame starts no sooner than the
 // wire allows after the previous one (FCS, preamble and IFG counted). Call drive() before
 // the clock edge and advance() with the sampled handshake after it.
@@ -69,10 +78,7 @@ class MacRxQueue {
             next_start_ = cycle + wire_cycles(frame_.size());
         }
         if (frame_.empty()) { t.s_mac_rx_axis_tvalid = 0; return; }
-        int n = std::min<int>(W, int(frame_.size() - off_));
-        set_beat(t.s_mac_rx_axis_tdata, frame_.data() + off_, n);
-        set_keep(t.s_mac_rx_axis_tkeep, n);
-        t.s_mac_rx_axis_tlast = off_ + n >= frame_.size();
+        t.s_mac_rx_axis_tlast = put_beat(t.s_mac_rx_axis_tdata, t.s_mac_rx_axis_tkeep, frame_, off_);
         t.s_mac_rx_axis_tuser = 0;
         t.s_mac_rx_axis_tvalid = 1;
     }

@@ -92,13 +92,12 @@ module toe_tcp_notif_coalesce
     if (op_reg == OP_OUT) wr_rec = '0;
     else begin
       wr_rec.queued = 1'b1;
+      // every notification of a connection carries its tuple (an id is not reused before told)
+      wr_rec.remote_ip = s_notif.remote_ip;
+      wr_rec.remote_port = s_notif.remote_port;
+      wr_rec.local_port = s_notif.local_port;
       unique case (s_notif.kind)
-        NOTIF_NEW: begin
-          wr_rec.new_p = 1'b1;
-          wr_rec.remote_ip = s_notif.remote_ip;
-          wr_rec.remote_port = s_notif.remote_port;
-          wr_rec.local_port = s_notif.local_port;
-        end
+        NOTIF_NEW: wr_rec.new_p = 1'b1;
         NOTIF_DATA: wr_rec.data = rd_rec.data + 17'(s_notif.length);
         NOTIF_PEER_FIN: wr_rec.fin_p = 1'b1;
         default: begin
@@ -106,11 +105,6 @@ module toe_tcp_notif_coalesce
           wr_rec.final_kind = s_notif.kind;
         end
       endcase
-      if (!rd_rec.new_p && s_notif.kind != NOTIF_NEW) begin   // keep the tuple the core gives
-        wr_rec.remote_ip = s_notif.remote_ip;
-        wr_rec.remote_port = s_notif.remote_port;
-        wr_rec.local_port = s_notif.local_port;
-      end
     end
   end
 
@@ -132,9 +126,16 @@ module toe_tcp_notif_coalesce
   end
   // a final notification waits for room to report it
   assign m_valid = held_valid_reg && (!held_last || told_ready);
-  wire held_more = held_reg.new_p ? (held_reg.data != '0 || held_reg.fin_p || held_reg.final_p) :
-                   held_reg.data != '0 ? (held_reg.data != piece || held_reg.fin_p || held_reg.final_p) :
-                   held_reg.fin_p ? held_reg.final_p : 1'b0;
+  // what is left once the application takes the notification given now
+  rec_t held_next;
+  always_comb begin
+    held_next = held_reg;
+    if (held_reg.new_p) held_next.new_p = 1'b0;
+    else if (held_reg.data != '0) held_next.data = held_reg.data - piece;
+    else if (held_reg.fin_p) held_next.fin_p = 1'b0;
+    else held_next.final_p = 1'b0;
+  end
+  wire held_more = held_next.new_p || held_next.data != '0 || held_next.fin_p || held_next.final_p;
 
   always_ff @(posedge clk) begin
     unique case (op_reg)
@@ -165,10 +166,7 @@ module toe_tcp_notif_coalesce
       end
     endcase
     if (m_valid && m_ready) begin
-      if (held_reg.new_p) held_reg.new_p <= 1'b0;
-      else if (held_reg.data != '0) held_reg.data <= held_reg.data - piece;
-      else if (held_reg.fin_p) held_reg.fin_p <= 1'b0;
-      else held_reg.final_p <= 1'b0;
+      held_reg <= held_next;
       if (!held_more) held_valid_reg <= 1'b0;
     end
     if (rst) begin

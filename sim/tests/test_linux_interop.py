@@ -88,19 +88,29 @@ def test_tcp_source_pattern_1MB(engine):
     assert wait_sessions_free(proc) == 0
 
 
-def test_tcp_client_app_sends_1MB_to_linux_listener(engine):
-    """(d): the engine opens the connection, sends, and closes first (through TIME-WAIT)."""
-    ns, proc = engine
+def client_app_to_linux_listener(ns, proc):
+    """A Linux listener takes the engine's client app (started by SIGUSR2), reads its
+    CLIENT_BYTES to the FIN and closes. Returns (the listener's report, the time of its
+    close, when its FIN went out)."""
     listener = subprocess.Popen(["ip", "netns", "exec", ns, "python3", str(ROOT / "sim/tcp_client.py"),
                                  HOST_IP, str(CLIENT_PORT), "listen", str(CLIENT_BYTES), "120"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert listener.stdout.readline().strip() == "listening"
         proc.send_signal(signal.SIGUSR2)
-        out = listener.communicate(timeout=150)[0]
+        line = listener.stdout.readline()
+        closed_at = time.monotonic()
+        out = line + listener.communicate(timeout=150)[0]
     finally:
         listener.kill()
-    assert listener.returncode == 0 and "pattern ok" in out, out
+    assert line.strip() == "closed" and listener.returncode == 0 and "pattern ok" in out, out
+    return out, closed_at
+
+
+def test_tcp_client_app_sends_1MB_to_linux_listener(engine):
+    """(d): the engine opens the connection, sends, and closes first (through TIME-WAIT)."""
+    ns, proc = engine
+    client_app_to_linux_listener(ns, proc)
     deadline = time.time() + 30
     while (st := status(proc))["client"] != "closed" and time.time() < deadline:
         time.sleep(0.5)
@@ -158,18 +168,7 @@ def test_tcp_time_wait_follows_the_wall_clock(engine):
     first, and its session, held in TIME-WAIT (TCP_TIME_WAIT_US = 1 s here), is free again
     1 s after Linux's FIN, within 10 %."""
     ns, proc = engine
-    listener = subprocess.Popen(["ip", "netns", "exec", ns, "python3", str(ROOT / "sim/tcp_client.py"),
-                                 HOST_IP, str(CLIENT_PORT), "listen", str(CLIENT_BYTES), "120"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert listener.stdout.readline().strip() == "listening"
-        proc.send_signal(signal.SIGUSR2)
-        assert listener.stdout.readline().strip() == "closed"   # its FIN is out
-        fin_sent = time.monotonic()
-        out = listener.communicate(timeout=30)[0]
-    finally:
-        listener.kill()
-    assert "pattern ok" in out, out
+    _, fin_sent = client_app_to_linux_listener(ns, proc)
     while status(proc)["tcpSessionsInUse"] and time.monotonic() - fin_sent < 5:
         time.sleep(0.01)
     held = time.monotonic() - fin_sent
