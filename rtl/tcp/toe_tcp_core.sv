@@ -382,7 +382,9 @@ module toe_tcp_core
     logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet;
     ns = s;
     send = SEND_NONE;
-    send_seq = s.snd_nxt;
+    // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
+    // RCV.NXT, and the peer would drop them as old segments
+    send_seq = s.snd_max;
     send_len = '0;
     rst_ack = '0;
     rst_with_ack = 1'b0;
@@ -542,7 +544,6 @@ module toe_tcp_core
             // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
             // app of a TIME-WAIT session was told its end already)
             send = SEND_RST;
-            send_seq = s.snd_max;
             rst_ack = s.rcv_nxt;
             rst_with_ack = 1'b1;
             ns.state = CLOSED;
