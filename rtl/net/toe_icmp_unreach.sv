@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// toe_icmp_unreach: sends ICMP destination unreachable / port unreachable (type 3, code 3)
-// for datagrams UDP could not deliver, quoting the original IP header and the first 8
-// bytes of the datagram (RFC 792, RFC 1122 3.2.2.1). Rate-limited: at most one message
-// per `cfg_interval_us` microseconds; requests meanwhile are dropped and counted.
+// toe_icmp_unreach: sends ICMP destination unreachable (type 3) with the code of the
+// requester: port unreachable (3) for datagrams UDP could not deliver, protocol
+// unreachable (2) for IP protocols nobody handles, quoting the original IP header and the
+// first 8 bytes of the datagram (RFC 792, RFC 1122 3.2.2.1). Requesters are one-cycle
+// pulses; the lowest index wins a cycle. Rate-limited: at most one message per
+// `cfg_interval_us` microseconds; requests meanwhile (and a requester that lost the cycle)
+// are dropped and counted, at most one count per cycle. No message for a datagram whose
+// source is not a unicast host (0.0.0.0, 127/8, 224/4 and up; RFC 1122 3.2.2).
 // Output: IP payload (36 bytes) with ip_tx_meta_t on tuser[IP_TX_META_W:1].
 module toe_icmp_unreach
   import toe_pkg::*;
 #(
-  parameter int unsigned DATA_W = 64
+  parameter int unsigned DATA_W = 64,
+  parameter int unsigned N_REQ  = 2,
+  parameter logic [N_REQ-1:0][7:0] REQ_CODES = {8'd2, 8'd3}   // per requester; [0] = UDP port
 ) (
   input  logic                  clk,
   input  logic                  rst,
   input  logic                  tick_us,
   input  logic [15:0]           cfg_interval_us,
-  input  logic                  req_valid,       // one-cycle request
-  input  logic [159:0]          req_ip_hdr,      // original IP header, stream byte order
-  input  logic [63:0]           req_l4_hdr,      // its first 8 payload bytes
+  input  logic [N_REQ-1:0]        req_valid,       // one-cycle requests
+  input  logic [N_REQ-1:0][159:0] req_ip_hdr,      // original IP header, stream byte order
+  input  logic [N_REQ-1:0][63:0]  req_l4_hdr,      // its first 8 payload bytes
   output logic [DATA_W-1:0]     m_axis_tdata,
   output logic [DATA_W/8-1:0]   m_axis_tkeep,
   output logic                  m_axis_tvalid,
@@ -29,19 +35,35 @@ module toe_icmp_unreach
 
   logic          busy_reg;
   logic [223:0]  quote_reg;        // 28 bytes quoted
+  logic [7:0]    code_reg;
   logic [15:0]   since_us_reg;     // microseconds since the last message (saturating)
 
   wire [31:0] dst_ip = ipv4_unpack(quote_reg[159:0]).src_ip;
-  // Sum: type 3 / code 3 word plus the quoted 28 bytes (the unused word adds nothing).
+  // Sum: the type/code word plus the quoted 28 bytes (the unused word adds nothing).
   logic [239:0] words;
   always_comb begin
-    words[239:224] = 16'h0303;
+    words[239:224] = {8'd3, code_reg};
     for (int w = 0; w < 14; w++) words[16*w +: 16] = {quote_reg[16*w +: 8], quote_reg[16*w+8 +: 8]};
   end
   logic [31:0] s;
   toe_sum_tree #(.N(15), .IN_W(16), .OUT_W(32)) u_sum (.terms(words), .sum(s));
   wire [15:0] csum = ~csum_fold(s);
-  wire [63:0] icmp_hdr = {32'd0, csum[7:0], csum[15:8], 8'd3, 8'd3};   // stream byte order
+  wire [63:0] icmp_hdr = {32'd0, csum[7:0], csum[15:8], code_reg, 8'd3};   // stream byte order
+
+  // The winning requester, and whether its datagram came from a unicast host.
+  logic pick_valid;
+  logic [$clog2(N_REQ+1)-1:0] pick;
+  always_comb begin
+    pick_valid = 1'b0;
+    pick = '0;
+    for (int r = N_REQ - 1; r >= 0; r--)
+      if (req_valid[r]) begin
+        pick_valid = 1'b1;
+        pick = ($clog2(N_REQ+1))'(r);
+      end
+  end
+  wire [31:0] req_src = ipv4_unpack(req_ip_hdr[pick]).src_ip;
+  wire unicast_src = req_src != '0 && req_src[31:24] != 8'd127 && req_src[31:28] < 4'hE;
 
   logic ins_ready;
   ip_tx_meta_t meta;
@@ -54,14 +76,16 @@ module toe_icmp_unreach
   );
 
   wire allowed = !busy_reg && since_us_reg >= cfg_interval_us;
+  wire take = pick_valid && unicast_src && allowed;
   always_ff @(posedge clk) begin
     stat_out_dest_unreachs <= busy_reg && ins_ready;
-    stat_rate_limited <= req_valid && !allowed;
+    stat_rate_limited <= (pick_valid && unicast_src && !allowed) || (req_valid & ~(N_REQ'(1) << pick)) != '0;
     if (tick_us && since_us_reg != 16'hFFFF) since_us_reg <= since_us_reg + 1'b1;
     if (busy_reg && ins_ready) busy_reg <= 1'b0;
-    if (req_valid && allowed) begin
+    if (take) begin
       busy_reg <= 1'b1;
-      quote_reg <= {req_l4_hdr, req_ip_hdr};
+      quote_reg <= {req_l4_hdr[pick], req_ip_hdr[pick]};
+      code_reg <= REQ_CODES[pick];
       since_us_reg <= '0;
     end
     if (rst) begin

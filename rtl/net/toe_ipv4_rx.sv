@@ -6,7 +6,10 @@
 // Dropped and counted at the header: version != 4, IHL < 5, header checksum wrong, total
 // length shorter than the header (all ipInHdrErrors), destination neither our address
 // nor a broadcast, and TCP to a broadcast address (ipInAddrErrors), fragments (ipReasmReqds:
-// no reassembly), protocols other than ICMP, UDP and TCP (ipInUnknownProtos). A frame shorter than its
+// no reassembly), protocols other than ICMP, UDP and TCP (ipInUnknownProtos: answered with
+// ICMP protocol unreachable through unreach_*, RFC 1122 3.2.2.1, unless the datagram went to
+// a broadcast address or carries IP options; the quote is the 20-byte header and up to 8
+// payload bytes, zero-filled past the datagram's end). A frame shorter than its
 // total length is forwarded marked bad and counted (ipInTruncatedPkts), so the
 // consumer's frame FIFO drops it. A frame shorter than its header counts as a header error.
 // Timing: two register stages (after the header split, and toe_axis_trim); the header
@@ -36,6 +39,9 @@ module toe_ipv4_rx
   input  logic                    m_udp_axis_tready,
   output logic                    m_tcp_axis_tvalid,
   input  logic                    m_tcp_axis_tready,
+  output logic                    unreach_valid,      // one-cycle request: protocol unreachable
+  output logic [159:0]            unreach_ip_hdr,     // the datagram's header, stream byte order
+  output logic [63:0]             unreach_l4_hdr,     // its first 8 payload bytes
   output logic                    stat_in_receives,
   output logic                    stat_in_hdr_errors,
   output logic                    stat_in_addr_errors,
@@ -93,7 +99,8 @@ module toe_ipv4_rx
   wire fragment   = h.flags[0] || h.frag_off != '0;
   wire is_icmp    = h.protocol == IP_PROTO_ICMP;
   wire is_udp     = h.protocol == IP_PROTO_UDP;
-  wire drop       = hdr_error || addr_error || fragment || !(is_icmp || is_udp || is_tcp);
+  wire unknown    = !(is_icmp || is_udp || is_tcp);
+  wire drop       = hdr_error || addr_error || fragment || unknown;
   wire [1:0] sel  = is_tcp ? 2'd2 : (is_udp ? 2'd1 : 2'd0);
 
   ip_rx_meta_t meta;
@@ -134,14 +141,18 @@ module toe_ipv4_rx
     stat_in_hdr_errors     <= (head && hdr_error) || short_frame;
     stat_in_addr_errors    <= head && !hdr_error && addr_error;
     stat_reasm_reqds       <= head && !hdr_error && !addr_error && fragment;
-    stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && !(is_icmp || is_udp || is_tcp);
+    stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && unknown;
+    unreach_valid          <= head && !hdr_error && !addr_error && !fragment && unknown && !bcast && h.ihl == 4'd5;
+    unreach_ip_hdr         <= hdr_bytes[159:0];
+    for (int b = 0; b < 8; b++)
+      unreach_l4_hdr[8*b +: 8] <= 16'(b) < meta.length && pl_tkeep[b] ? pl_tdata[8*b +: 8] : 8'd0;
     stat_in_delivers       <= head && !drop;
     stat_in_truncated      <= tr_short && !tr_tuser[IP_RX_META_W+3];   // same beat as tr_short
     if (pl_tvalid && pl_tready) first_reg <= pl_tlast;
     if (rst) begin
       first_reg <= 1'b1;
       {stat_in_receives, stat_in_hdr_errors, stat_in_addr_errors, stat_reasm_reqds,
-       stat_in_unknown_protos, stat_in_delivers, stat_in_truncated} <= '0;
+       stat_in_unknown_protos, stat_in_delivers, stat_in_truncated, unreach_valid} <= '0;
     end
   end
 endmodule

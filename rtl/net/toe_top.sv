@@ -9,6 +9,7 @@
 //                               |                 <-> AXI4 memory    |     |
 //                               +-> host RX               UDP app -> udp_tx+-> ip arb -> ip_tx -+
 //  MAC TX <- eth arb <- {arp, ip_tx, host TX}
+//  (icmp_unreach answers udp_rx's closed ports and ipv4_rx's unknown protocols)
 //
 // MAC streams carry no preamble or FCS; s_mac_rx_axis_tuser marks a bad frame on its last
 // beat. The RX FIFO is store-and-forward and never back-pressures the MAC: bad frames and
@@ -299,6 +300,7 @@ module toe_top
     .m_icmp_axis_tvalid(icmp_in_tvalid), .m_icmp_axis_tready(icmp_in_tready),
     .m_udp_axis_tvalid(udp_in_tvalid), .m_udp_axis_tready(udp_in_tready),
     .m_tcp_axis_tvalid(tcp_in_tvalid), .m_tcp_axis_tready(tcp_in_tready),
+    .unreach_valid(unreach_valid[1]), .unreach_ip_hdr(unreach_ip_hdr[1]), .unreach_l4_hdr(unreach_l4_hdr[1]),
     .stat_in_receives(stat_inc[CNT_IP_IN_RECEIVES]), .stat_in_hdr_errors(stat_inc[CNT_IP_IN_HDR_ERRORS]),
     .stat_in_addr_errors(stat_inc[CNT_IP_IN_ADDR_ERRORS]), .stat_in_truncated(stat_inc[CNT_IP_IN_TRUNCATED_PKTS]),
     .stat_reasm_reqds(stat_inc[CNT_IP_REASM_REQDS]), .stat_in_unknown_protos(stat_inc[CNT_IP_IN_UNKNOWN_PROTOS]),
@@ -322,9 +324,9 @@ module toe_top
     .stat_drops(stat_inc[CNT_ICMP_ECHO_DROPS])
   );
 
-  logic unreach_valid;
-  logic [159:0] unreach_ip_hdr;
-  logic [63:0] unreach_l4_hdr;
+  logic [1:0] unreach_valid;             // [0] UDP port unreachable, [1] IP protocol unreachable
+  logic [1:0][159:0] unreach_ip_hdr;
+  logic [1:0][63:0] unreach_l4_hdr;
   toe_udp_rx #(.DATA_W(DATA_W), .UDP_PORTS(UDP_PORTS)) u_udp_rx (
     .clk, .rst,
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(udp_in_tvalid),
@@ -335,12 +337,12 @@ module toe_top
     .listen_req_valid(udp_listen_req_valid), .listen_req_ready(udp_listen_req_ready),
     .listen_req(udp_listen_req), .listen_rsp_valid(udp_listen_rsp_valid),
     .listen_rsp_ready(udp_listen_rsp_ready), .listen_rsp(udp_listen_rsp),
-    .unreach_valid, .unreach_ip_hdr, .unreach_l4_hdr,
+    .unreach_valid(unreach_valid[0]), .unreach_ip_hdr(unreach_ip_hdr[0]), .unreach_l4_hdr(unreach_l4_hdr[0]),
     .stat_in_datagrams(stat_inc[CNT_UDP_IN_DATAGRAMS]), .stat_no_ports(stat_inc[CNT_UDP_NO_PORTS]),
     .stat_in_errors(stat_inc[CNT_UDP_IN_ERRORS]), .stat_in_overflows(stat_inc[CNT_UDP_IN_OVERFLOWS])
   );
 
-  toe_icmp_unreach #(.DATA_W(DATA_W)) u_icmp_unreach (
+  toe_icmp_unreach #(.DATA_W(DATA_W), .N_REQ(2), .REQ_CODES({8'd2, 8'd3})) u_icmp_unreach (
     .clk, .rst, .tick_us, .cfg_interval_us(cfg_unreach_us),
     .req_valid(unreach_valid), .req_ip_hdr(unreach_ip_hdr), .req_l4_hdr(unreach_l4_hdr),
     .m_axis_tdata(ipt_tdata[1]), .m_axis_tkeep(ipt_tkeep[1]), .m_axis_tvalid(ipt_tvalid[1]),

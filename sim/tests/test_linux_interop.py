@@ -53,6 +53,22 @@ def test_closed_udp_port_gets_port_unreachable(engine):
     assert r.stdout.strip() == "refused", r.stdout + r.stderr
 
 
+def test_unknown_ip_protocol_gets_protocol_unreachable(engine):
+    ns, _ = engine
+    # A raw SCTP (132) datagram from Linux; the kernel's raw ICMP socket sees the answer.
+    code = ("import socket, time\n"
+            "icmp = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP); icmp.settimeout(3)\n"
+            "raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, 132)\n"
+            f"raw.sendto(b'sctp-probe-bytes', ('{TOE_IP}', 0))\n"
+            "end = time.time() + 3\n"
+            "while time.time() < end:\n"
+            " pkt = icmp.recv(200); ihl = (pkt[0] & 15) * 4; t, c = pkt[ihl], pkt[ihl + 1]\n"
+            " inner = pkt[ihl + 8:]\n"
+            " if t == 3 and inner[9] == 132: print('unreachable code', c, inner[20:28]); break\n")
+    r = in_ns(ns, "python3", "-c", code)
+    assert r.stdout.strip() == "unreachable code 2 b'sctp-pro'", r.stdout + r.stderr
+
+
 # ---------------- TCP (the engine's echo on port 7 and discard/iperf sink on 5001) ----------------
 
 def test_tcp_iperf_to_sink(engine):

@@ -164,8 +164,11 @@ async def ping_and_bad_input_battery(dut):
          {"icmpEchoDrops": 1, "icmpInMsgs": 1, "icmpInEchos": 1, "ipInDelivers": 1}),
         ("unknown EtherType", bytes(Ether(dst=TOE_MAC, src=PEER_MAC, type=0x88B5) / Raw(b"x" * 50)),
          False, {"ethInTypeDrops": 1}),
-        ("unknown protocol (SCTP)", bytes(Ether(dst=TOE_MAC, src=PEER_MAC) /
-                                          IP(src=PEER_IP, dst=TOE_IP, proto=132) / Raw(b"\0" * 20)),
+        ("unknown protocol to the broadcast address", bytes(Ether(dst="ff:ff:ff:ff:ff:ff", src=PEER_MAC) /
+                                          IP(src=PEER_IP, dst="255.255.255.255", proto=132) / Raw(b"\0" * 20)),
+         False, {"ipInUnknownProtos": 1}),
+        ("unknown protocol from a multicast source", bytes(Ether(dst=TOE_MAC, src=PEER_MAC) /
+                                          IP(src="224.0.0.5", dst=TOE_IP, proto=132) / Raw(b"\0" * 20)),
          False, {"ipInUnknownProtos": 1}),
         ("TCP with a bad checksum", bytes(Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP, proto=6) /
                                           Raw(b"\0" * 20)), False,
@@ -263,6 +266,18 @@ async def udp_both_ways(dut):
     un = await t.expect()
     assert un[ICMP].type == 3 and un[ICMP].code == 3 and checksums_ok(un)
     assert bytes(un[ICMP].payload)[:28] == bytes(probe[IP])[:28]
+
+    # Unknown IP protocol: protocol unreachable quoting the header and the first 8 bytes of
+    # the datagram (RFC 1122 3.2.2.1); a datagram shorter than that is quoted zero-filled.
+    for body in (b"sctp-chunk-header", b"\x01\x02\x03"):
+        before = await t.counters()
+        probe = Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP, proto=132) / Raw(body)
+        await t.send(probe)
+        un = await t.expect()
+        assert un[ICMP].type == 3 and un[ICMP].code == 2 and checksums_ok(un), un.summary()
+        assert bytes(un[ICMP].payload)[:28] == (bytes(probe[IP]) + bytes(8))[:28]
+        d = delta(before, await t.counters())
+        assert d.get("ipInUnknownProtos") == 1 and d.get("icmpOutDestUnreachs") == 1, d
 
     # Application sends: the engine builds UDP/IP/Ethernet with correct checksums.
     for size in (0, 1, 33, 1472):
