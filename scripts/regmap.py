@@ -30,9 +30,12 @@ CONFIG = [
     ("TCP_MAX_RETRIES",  0x034, 8,        "Retransmissions of one segment before the connection is aborted (bits 3:0)"),
     ("TCP_DELACK_US",    0x038, 200,      "Delayed-ACK timeout, microseconds (every second full segment is acknowledged at once)"),
     ("TCP_TIME_WAIT_US", 0x03C, 60000000, "TIME-WAIT duration (2*MSL), microseconds"),
-    ("TCP_ISN_KEY",      0x040, 0x5EED0001, "Secret key of the RFC 6528 ISN hash: write a random value at start-up"),
-    ("MEM_BASE_LO",      0x044, 0x00000000, "Base address of the TCP ring memory, bits 31:0 (4 KB aligned)"),
-    ("MEM_BASE_HI",      0x048, 0x00000000, "Base address of the TCP ring memory, bits 47:32 (bits 15:0)"),
+    ("TCP_ISN_KEY0",     0x040, 0x5EED0001, "Secret 128-bit key of the RFC 6528 ISN hash (SipHash-2-4), bytes 0..3 (byte 0 in bits 7:0): write random values to KEY0..3 at start-up"),
+    ("TCP_ISN_KEY1",     0x044, 0x00000000, "ISN key bytes 4..7"),
+    ("TCP_ISN_KEY2",     0x048, 0x00000000, "ISN key bytes 8..11"),
+    ("TCP_ISN_KEY3",     0x04C, 0x00000000, "ISN key bytes 12..15"),
+    ("MEM_BASE_LO",      0x050, 0x00000000, "Base address of the TCP ring memory, bits 31:0 (4 KB aligned)"),
+    ("MEM_BASE_HI",      0x054, 0x00000000, "Base address of the TCP ring memory, bits 47:32 (bits 15:0)"),
 ]
 
 # Read-only gauges: name, offset, description

@@ -18,9 +18,12 @@ constexpr uint32_t REG_TCP_RTO_MAX_US = 0x030;
 constexpr uint32_t REG_TCP_MAX_RETRIES = 0x034;
 constexpr uint32_t REG_TCP_DELACK_US = 0x038;
 constexpr uint32_t REG_TCP_TIME_WAIT_US = 0x03C;
-constexpr uint32_t REG_TCP_ISN_KEY = 0x040;
-constexpr uint32_t REG_MEM_BASE_LO = 0x044;
-constexpr uint32_t REG_MEM_BASE_HI = 0x048;
+constexpr uint32_t REG_TCP_ISN_KEY0 = 0x040;
+constexpr uint32_t REG_TCP_ISN_KEY1 = 0x044;
+constexpr uint32_t REG_TCP_ISN_KEY2 = 0x048;
+constexpr uint32_t REG_TCP_ISN_KEY3 = 0x04C;
+constexpr uint32_t REG_MEM_BASE_LO = 0x050;
+constexpr uint32_t REG_MEM_BASE_HI = 0x054;
 constexpr uint32_t REG_TCP_CURR_ESTAB = 0x080;
 constexpr uint32_t REG_TCP_SESSIONS_IN_USE = 0x084;
 struct ConfigReg { const char* name; uint32_t offset; };
@@ -41,9 +44,12 @@ constexpr ConfigReg CONFIG_REGS[] = {
     {"TCP_MAX_RETRIES", 0x034},
     {"TCP_DELACK_US", 0x038},
     {"TCP_TIME_WAIT_US", 0x03C},
-    {"TCP_ISN_KEY", 0x040},
-    {"MEM_BASE_LO", 0x044},
-    {"MEM_BASE_HI", 0x048},
+    {"TCP_ISN_KEY0", 0x040},
+    {"TCP_ISN_KEY1", 0x044},
+    {"TCP_ISN_KEY2", 0x048},
+    {"TCP_ISN_KEY3", 0x04C},
+    {"MEM_BASE_LO", 0x050},
+    {"MEM_BASE_HI", 0x054},
 };
 constexpr uint32_t COUNTER_BASE = 0x100;
 constexpr const char* COUNTER_NAMES[] = {

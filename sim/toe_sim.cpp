@@ -70,7 +70,7 @@ void usage() {
         "  --send BYTES      bytes the client sends, then it closes (default 1000000)\n"
         "  --set REG=VALUE   write a configuration register after reset, e.g.\n"
         "                    --set TCP_TIME_WAIT_US=1000000 (names: docs/registers.md);\n"
-        "                    TCP_ISN_KEY is random per run unless set\n"
+        "                    TCP_ISN_KEY0..3 are random per run unless set\n"
         "  --impair DIR:SPEC impair frames into (rx) or out of (tx) the engine, e.g.\n"
         "                    --impair rx:loss=1%%,dup=5%%,corrupt=1%%,reorder=25%%:1ms\n"
         "                    (counters printed on exit; may be given once per direction)\n"
@@ -211,7 +211,8 @@ int main(int argc, char** argv) {
     sim.csr_write(REG_IPV4_GATEWAY, parse_ip(o.gateway));
     if (o.seed == 0) o.seed = std::random_device{}() | uint64_t(std::random_device{}()) << 32;
     std::mt19937_64 key_rng(o.seed ^ 0x15E15E15E15EULL);
-    sim.csr_write(REG_TCP_ISN_KEY, uint32_t(key_rng()));   // --set TCP_ISN_KEY overrides it
+    for (uint32_t reg : {REG_TCP_ISN_KEY0, REG_TCP_ISN_KEY1, REG_TCP_ISN_KEY2, REG_TCP_ISN_KEY3})
+        sim.csr_write(reg, uint32_t(key_rng()));             // --set TCP_ISN_KEYn overrides it
     for (auto [reg, value] : o.csr_sets) sim.csr_write(reg, value);
     Impairment impair_rx(o.impair_rx, o.seed), impair_tx(o.impair_tx, o.seed + 1);
     sim.csr_write(REG_IPV4_ADDR, ip);

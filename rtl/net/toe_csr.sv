@@ -44,7 +44,7 @@ module toe_csr
   output logic [3:0]            cfg_tcp_max_retries,
   output logic [31:0]           cfg_tcp_delack_us,
   output logic [31:0]           cfg_tcp_time_wait_us,
-  output logic [31:0]           cfg_tcp_isn_key,
+  output logic [127:0]          cfg_tcp_isn_key,
   output logic [47:0]           cfg_mem_base,
   input  logic [31:0]           status_tcp_curr_estab,
   input  logic [31:0]           status_tcp_sessions_in_use
@@ -52,8 +52,8 @@ module toe_csr
   // The TCP registers are contiguous: one array, indexed from REG_TCP_MSS.
   localparam int unsigned N_TCP = (int'(REG_MEM_BASE_HI) - int'(REG_TCP_MSS)) / 4 + 1;
   localparam logic [31:0] TCP_RESET [N_TCP] = '{RST_TCP_MSS, RST_TCP_RTO_INIT_US, RST_TCP_RTO_MIN_US,
-    RST_TCP_RTO_MAX_US, RST_TCP_MAX_RETRIES, RST_TCP_DELACK_US, RST_TCP_TIME_WAIT_US, RST_TCP_ISN_KEY,
-    RST_MEM_BASE_LO, RST_MEM_BASE_HI};
+    RST_TCP_RTO_MAX_US, RST_TCP_MAX_RETRIES, RST_TCP_DELACK_US, RST_TCP_TIME_WAIT_US, RST_TCP_ISN_KEY0,
+    RST_TCP_ISN_KEY1, RST_TCP_ISN_KEY2, RST_TCP_ISN_KEY3, RST_MEM_BASE_LO, RST_MEM_BASE_HI};
   logic [31:0] tcp_reg [N_TCP];
   assign cfg_tcp_mss          = tcp_reg[0][15:0];
   assign cfg_tcp_rto_init_us  = tcp_reg[1];
@@ -62,8 +62,8 @@ module toe_csr
   assign cfg_tcp_max_retries  = tcp_reg[4][3:0];
   assign cfg_tcp_delack_us    = tcp_reg[5];
   assign cfg_tcp_time_wait_us = tcp_reg[6];
-  assign cfg_tcp_isn_key      = tcp_reg[7];
-  assign cfg_mem_base         = {tcp_reg[9][15:0], tcp_reg[8][31:12], 12'd0};
+  assign cfg_tcp_isn_key      = {tcp_reg[10], tcp_reg[9], tcp_reg[8], tcp_reg[7]};
+  assign cfg_mem_base         = {tcp_reg[12][15:0], tcp_reg[11][31:12], 12'd0};
   logic [31:0] mac_lo_reg, mac_hi_reg, ip_reg, mask_reg, gw_reg, ctrl_reg, arp_to_reg, unreach_reg;
   logic [31:0] counter_reg [N_COUNTERS];
 

@@ -191,7 +191,8 @@ module toe_top
   logic ip_written;
   logic [15:0] cfg_tcp_mss;
   logic [31:0] cfg_tcp_rto_init_us, cfg_tcp_rto_min_us, cfg_tcp_rto_max_us, cfg_tcp_delack_us,
-               cfg_tcp_time_wait_us, cfg_tcp_isn_key;
+               cfg_tcp_time_wait_us;
+  logic [127:0] cfg_tcp_isn_key;
   logic [3:0] cfg_tcp_max_retries;
   logic [47:0] cfg_mem_base;
   logic [SID_W:0] tcp_curr_estab, tcp_sessions_in_use;

@@ -31,7 +31,7 @@ module toe_tcp
   input  logic [3:0]            cfg_max_retries,
   input  logic [31:0]           cfg_delack_us,
   input  logic [31:0]           cfg_time_wait_us,
-  input  logic [31:0]           cfg_isn_key,
+  input  logic [127:0]          cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4)
   input  logic                  cfg_drop_synfin,   // drop SYN+FIN in LISTEN/SYN-SENT (else: a SYN)
   input  logic                  cfg_rfc5961_rst,   // challenge ACK for an in-window RST not at RCV.NXT
   input  logic                  cfg_rfc5961_syn,   // challenge ACK for a SYN in a synchronized state
@@ -209,7 +209,7 @@ module toe_tcp
 
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
     .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_rto_init_us, .cfg_rto_min_us,
-    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_drop_synfin,
+    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
     .cfg_rfc5961_rst, .cfg_rfc5961_syn,
     .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),

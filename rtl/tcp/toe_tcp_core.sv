@@ -8,7 +8,8 @@
 //   per scan event: retransmission/persist/TIME-WAIT timer and delayed ACK).
 // Each event reads the session's state, computes the new state and at most one of each
 // output (one segment command, one notification, one job per ring engine, two RX writer
-// jobs), and writes the state back. Events take 3 cycles (+3..4 for a segment lookup).
+// jobs), and writes the state back. Events take 3 cycles (+3..4 for a segment lookup, +10
+// for the SipHash ISN of a new session).
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // Notifications that must follow delivered data (peer FIN, closed, reset) travel as
@@ -36,7 +37,8 @@ module toe_tcp_core
   input  logic [3:0]    cfg_max_retries,   // retransmissions before the connection is aborted
   input  logic [31:0]   cfg_delack_us,
   input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
-  input  logic [31:0]   cfg_isn_key,
+  input  logic [127:0]  cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4, toe_tcp_isn)
+  input  logic [31:0]   cfg_local_ip,      // our address: part of the tuple the ISN hashes
   input  logic          cfg_drop_synfin,   // drop SYN+FIN in LISTEN and SYN-SENT (else: a SYN)
   input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
   input  logic          cfg_rfc5961_syn,   // 1: challenge ACK for a SYN in a synchronized state
@@ -252,7 +254,8 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 12;
-  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_READ, ST_EXEC, ST_RXW2, ST_RELEASE} state_e;
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_READ, ST_EXEC,
+                            ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
   logic [3:0] last_ev_reg;
@@ -343,8 +346,18 @@ module toe_tcp_core
   logic [15:0] send_len;
   logic rst_with_ack;
 
-  wire [31:0] isn = (now_us >> 2) + mix32(cfg_isn_key ^ mix32(g.remote_ip ^ {g.remote_port, g.local_port}));
-  wire [31:0] isn_open = (now_us >> 2) + mix32(cfg_isn_key ^ mix32(open_reg.remote_ip ^ {open_reg.remote_port, tab_lport_reg}));
+  // ISN of a new session (passive or active open): asked for after the session-table
+  // answer (an open learns its local port there), a few cycles per SYN
+  logic isn_req_ready, isn_rsp_valid;
+  logic [31:0] isn;
+  toe_tcp_isn u_isn (
+    .clk, .rst, .now_us, .key(cfg_isn_key),
+    .req_valid(state_reg == ST_ISN_REQ), .req_ready(isn_req_ready),
+    .local_ip(cfg_local_ip), .local_port(ev_reg == EV_OPEN ? tab_lport_reg : seg_reg.local_port),
+    .remote_ip(ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip),
+    .remote_port(ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port),
+    .rsp_valid(isn_rsp_valid), .isn
+  );
   wire [15:0] peer_mss = g.mss == '0 ? 16'd536 : g.mss;
 
   // RFC 6298 estimator update with sample r (microseconds).
@@ -681,22 +694,22 @@ module toe_tcp_core
           ns.remote_ip = open_reg.remote_ip;
           ns.remote_port = open_reg.remote_port;
           ns.local_port = tab_lport_reg;
-          ns.snd_una = isn_open;
-          ns.snd_nxt = isn_open + 1;
-          ns.snd_max = isn_open + 1;
-          ns.tx_app = isn_open + 1;
-          ns.tx_done = isn_open + 1;
+          ns.snd_una = isn;
+          ns.snd_nxt = isn + 1;
+          ns.snd_max = isn + 1;
+          ns.tx_app = isn + 1;
+          ns.tx_done = isn + 1;
           ns.mss = cfg_mss;
           ns.rto = cfg_rto_init_us;
           ns.tmr_on = 1'b1;
           ns.tmr_at = now_us + cfg_rto_init_us;
           ns.rtt_on = 1'b1;
-          ns.rtt_seq = isn_open;
+          ns.rtt_seq = isn;
           ns.rtt_t0 = now_us;
           ns.active = 1'b1;
           opr.ok = 1'b1;
           send = SEND_SYN;
-          send_seq = isn_open;
+          send_seq = isn;
           c_active = 1'b1;
         end
       end
@@ -1003,8 +1016,10 @@ module toe_tcp_core
         new_reg <= tab_rsp_new;
         listening_reg <= tab_rsp_listening;
         tab_lport_reg <= tab_rsp_local_port;
-        state_reg <= ST_EXEC;
+        state_reg <= (ev_reg == EV_SEG && tab_rsp_new) || (ev_reg == EV_OPEN && tab_rsp_found) ? ST_ISN_REQ : ST_EXEC;
       end
+      ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
+      ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_EXEC;
       ST_READ: state_reg <= ST_EXEC;
       ST_EXEC: begin
         rel_sess_reg <= ns;

@@ -158,7 +158,7 @@ package toe_tcp_pkg;
   localparam int unsigned TCP_RING_JOB_W = $bits(tcp_ring_job_t);
 
   // A cheap 32-bit mixing function (xor-shift and shift-add rounds, no multiplier) for
-  // hash-table indices and the ISN. Not cryptographic: see docs/architecture.md.
+  // hash-table indices. Not cryptographic (the ISN uses SipHash: toe_tcp_isn).
   function automatic logic [31:0] mix32(input logic [31:0] v);
     logic [31:0] x = v;
     x = x ^ (x >> 16);

@@ -164,3 +164,29 @@ def test_option_walk_cannot_stop_tcp():
                  TCP(sport=40002, dport=7, flags="PA", seq=101, ack=sa[TCP].seq + 1) / b"still alive")
         s = lst.accept()
         assert s.recv() == b"still alive"
+
+
+def test_isn_is_rfc6528_siphash_of_the_whole_tuple():
+    """Issue 8 bug 9: ISN = M + F(local IP, local port, remote IP, remote port, key), F =
+    SipHash-2-4 under the 128-bit key of TCP_ISN_KEY0..3 (opentoe.isn, checked against the
+    SipHash paper's vectors), M = the 4 us clock. Passive and active opens, two keys."""
+    from opentoe.engine import ip2int
+    from opentoe.isn import isn_hash, key_bytes
+    for words in ((0x03020100, 0x07060504, 0x0B0A0908, 0x0F0E0D0C), (0xDEADBEEF, 0x0, 0x12345678, 0x9ABCDEF0)):
+        regs = {f"TCP_ISN_KEY{i}": w for i, w in enumerate(words)}
+        key = key_bytes(words)
+        with Engine(regs=regs) as e:
+            e.listen(7)
+            for sport in (40000, 40001, 65535):
+                e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
+                         TCP(sport=sport, dport=7, flags="S", seq=100))
+                t_sa, sa = e.recv_frame()
+                f = isn_hash(key, ip2int(e.ip), 7, ip2int(e.peer_ip), sport)
+                m = (sa[TCP].seq - f) % 2**32
+                # M is the 4 us clock when the SYN was taken: at most a few us before it left
+                assert 0 <= t_sa // 1000 // 4 - m <= 2, (hex(sa[TCP].seq), m, t_sa)
+            s = e.connect(e.peer_ip, 5555, wait=False)
+            t_syn, syn = e.recv_frame()
+            assert syn[TCP].flags == "S"
+            f = isn_hash(key, ip2int(e.ip), syn[TCP].sport, ip2int(e.peer_ip), 5555)
+            assert 0 <= t_syn // 1000 // 4 - (syn[TCP].seq - f) % 2**32 <= 2

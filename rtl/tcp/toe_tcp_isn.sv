@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_isn: initial sequence numbers by RFC 6528,
+//   ISN = M + F(localip, localport, remoteip, remoteport, secretkey)
+// with F = the low 32 bits of SipHash-2-4 (Aumasson and Bernstein, 2012) under the 128-bit
+// key `key`, over the whole 12-byte tuple in network byte order:
+//   local IP (4), remote IP (4), local port (2), remote port (2),
+// and M = the microsecond clock divided by 4, kept modulo 2^32 (the 32-bit `now_us` wraps
+// every 71.6 minutes; the two bits above it are counted here, so M never jumps back).
+// Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 8 cycles later
+// (one SipRound per cycle: 2 compression rounds per 8-byte block, two blocks, 4
+// finalization rounds) and `isn` holds until the next request. M is sampled at the request.
+module toe_tcp_isn (
+  input  logic          clk,
+  input  logic          rst,
+  input  logic [31:0]   now_us,
+  input  logic [127:0]  key,          // k0 = key[63:0], k1 = key[127:64] (SipHash's byte order: little-endian)
+  input  logic          req_valid,
+  output logic          req_ready,
+  input  logic [31:0]   local_ip,
+  input  logic [15:0]   local_port,
+  input  logic [31:0]   remote_ip,
+  input  logic [15:0]   remote_port,
+  output logic          rsp_valid,
+  output logic [31:0]   isn
+);
+  typedef logic [63:0] u64;
+  typedef struct packed { u64 v0, v1, v2, v3; } sip_t;
+
+  function automatic u64 rotl(input u64 x, input int unsigned b);
+    return (x << b) | (x >> (64 - b));
+  endfunction
+  function automatic sip_t sip_round(input sip_t s);
+    sip_t t = s;
+    t.v0 = t.v0 + t.v1; t.v1 = rotl(t.v1, 13); t.v1 ^= t.v0; t.v0 = rotl(t.v0, 32);
+    t.v2 = t.v2 + t.v3; t.v3 = rotl(t.v3, 16); t.v3 ^= t.v2;
+    t.v0 = t.v0 + t.v3; t.v3 = rotl(t.v3, 21); t.v3 ^= t.v0;
+    t.v2 = t.v2 + t.v1; t.v1 = rotl(t.v1, 17); t.v1 ^= t.v2; t.v2 = rotl(t.v2, 32);
+    return t;
+  endfunction
+  // Byte i of the message is bits 8i+7:8i of a little-endian word.
+  function automatic logic [31:0] bswap32(input logic [31:0] x);
+    return {x[7:0], x[15:8], x[23:16], x[31:24]};
+  endfunction
+  function automatic logic [15:0] bswap16(input logic [15:0] x);
+    return {x[7:0], x[15:8]};
+  endfunction
+
+  sip_t v_reg;
+  u64 m0_reg, m1_reg;          // the two message blocks (the second with the length byte)
+  logic [3:0] round_reg;       // 0..7 while busy
+  logic busy_reg, hi_wrap_pending;
+  logic [1:0] hi_reg;          // now_us wraps counted: bits 33:32 of the microsecond clock
+  logic [31:0] prev_us_reg, m_reg;
+
+  assign req_ready = !busy_reg;
+  wire [31:0] m_now = {hi_reg + 2'(hi_wrap_pending), now_us[31:2]};
+  assign hi_wrap_pending = now_us < prev_us_reg;
+
+  wire u64 k0 = key[63:0];
+  wire u64 k1 = key[127:64];
+  wire u64 m0 = {bswap32(remote_ip), bswap32(local_ip)};
+  wire u64 m1 = {8'd12, 24'd0, bswap16(remote_port), bswap16(local_port)};
+
+  sip_t after;
+  always_comb begin
+    after = sip_round(v_reg);
+    if (round_reg == 4'd1) begin after.v0 ^= m0_reg; after.v3 ^= m1_reg; end
+    if (round_reg == 4'd3) begin after.v0 ^= m1_reg; after.v2 ^= 64'hFF; end
+  end
+
+  always_ff @(posedge clk) begin
+    prev_us_reg <= now_us;
+    if (hi_wrap_pending) hi_reg <= hi_reg + 1'b1;
+    rsp_valid <= 1'b0;
+    if (busy_reg) begin
+      v_reg <= after;
+      round_reg <= round_reg + 1'b1;
+      if (round_reg == 4'd7) begin
+        busy_reg <= 1'b0;
+        rsp_valid <= 1'b1;
+        isn <= m_reg + 32'(after.v0 ^ after.v1 ^ after.v2 ^ after.v3);
+      end
+    end else if (req_valid) begin
+      busy_reg <= 1'b1;
+      round_reg <= '0;
+      m_reg <= m_now;
+      m0_reg <= m0;
+      m1_reg <= m1;
+      v_reg <= '{v0: k0 ^ 64'h736f6d6570736575, v1: k1 ^ 64'h646f72616e646f6d,
+                 v2: k0 ^ 64'h6c7967656e657261, v3: k1 ^ 64'h7465646279746573 ^ m0};
+    end
+    if (rst) begin
+      busy_reg <= 1'b0;
+      rsp_valid <= 1'b0;
+      hi_reg <= '0;
+      prev_us_reg <= '0;
+      isn <= '0;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // the hash takes exactly 8 rounds; an answer never overlaps a hash in progress
+  always_ff @(posedge clk)
+    if (!rst) begin
+      assert (!busy_reg || round_reg <= 4'd7) else $error("%m: round counter past 7");
+      assert (!rsp_valid || !busy_reg) else $error("%m: answer while busy");
+    end
+`endif
+endmodule
