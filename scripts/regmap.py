@@ -36,6 +36,7 @@ CONFIG = [
     ("TCP_ISN_KEY3",     0x04C, 0x00000000, "ISN key bytes 12..15"),
     ("MEM_BASE_LO",      0x050, 0x00000000, "Base address of the TCP ring memory, bits 31:0 (4 KB aligned)"),
     ("MEM_BASE_HI",      0x054, 0x00000000, "Base address of the TCP ring memory, bits 47:32 (bits 15:0)"),
+    ("TCP_MSS_MIN",      0x058, 536,      "Floor on the peer's MSS (bits 15:0): a smaller MSS option is raised to it and counted (tcpMssClamped); RFC 1122 hosts accept 536"),
 ]
 
 # Read-only gauges: name, offset, description
@@ -100,6 +101,7 @@ COUNTERS = [
     ("tcpAllocFails",        "SYNs and opens refused: no free session id, or a full hash row"),
     ("tcpAppErrors",         "App requests refused: reads beyond the data, sends after the app closed or was told the end"),
     ("tcpAppLenErrors",      "tx_data frames whose length differed from their accepted tx_req"),
+    ("tcpMssClamped",        "Connections whose peer announced an MSS below TCP_MSS_MIN (raised to it)"),
     ("memErrors",            "AXI4 memory responses that were not OKAY"),
 ]
 

@@ -24,6 +24,7 @@ constexpr uint32_t REG_TCP_ISN_KEY2 = 0x048;
 constexpr uint32_t REG_TCP_ISN_KEY3 = 0x04C;
 constexpr uint32_t REG_MEM_BASE_LO = 0x050;
 constexpr uint32_t REG_MEM_BASE_HI = 0x054;
+constexpr uint32_t REG_TCP_MSS_MIN = 0x058;
 constexpr uint32_t REG_TCP_CURR_ESTAB = 0x080;
 constexpr uint32_t REG_TCP_SESSIONS_IN_USE = 0x084;
 struct ConfigReg { const char* name; uint32_t offset; };
@@ -50,6 +51,7 @@ constexpr ConfigReg CONFIG_REGS[] = {
     {"TCP_ISN_KEY3", 0x04C},
     {"MEM_BASE_LO", 0x050},
     {"MEM_BASE_HI", 0x054},
+    {"TCP_MSS_MIN", 0x058},
 };
 constexpr uint32_t COUNTER_BASE = 0x100;
 constexpr const char* COUNTER_NAMES[] = {
@@ -106,7 +108,8 @@ constexpr const char* COUNTER_NAMES[] = {
     "tcpAllocFails",
     "tcpAppErrors",
     "tcpAppLenErrors",
+    "tcpMssClamped",
     "memErrors",
 };
-constexpr unsigned N_COUNTERS = 54;
+constexpr unsigned N_COUNTERS = 55;
 }  // namespace toe_csr

@@ -189,7 +189,7 @@ module toe_top
   logic [31:0] cfg_ip, cfg_netmask, cfg_gateway, cfg_ctrl;
   logic [15:0] cfg_arp_timeout_s, cfg_unreach_us;
   logic ip_written;
-  logic [15:0] cfg_tcp_mss;
+  logic [15:0] cfg_tcp_mss, cfg_tcp_mss_min;
   logic [31:0] cfg_tcp_rto_init_us, cfg_tcp_rto_min_us, cfg_tcp_rto_max_us, cfg_tcp_delack_us,
                cfg_tcp_time_wait_us;
   logic [127:0] cfg_tcp_isn_key;
@@ -205,7 +205,7 @@ module toe_top
     .s_axil_rvalid, .s_axil_rready,
     .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway, .cfg_ctrl,
     .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written,
-    .cfg_tcp_mss, .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
+    .cfg_tcp_mss, .cfg_tcp_mss_min, .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
     .cfg_tcp_delack_us, .cfg_tcp_time_wait_us, .cfg_tcp_isn_key, .cfg_mem_base,
     .status_tcp_curr_estab(32'(tcp_curr_estab)), .status_tcp_sessions_in_use(32'(tcp_sessions_in_use))
   );
@@ -373,7 +373,7 @@ module toe_top
   logic [IPT-1:0] arb_tuser;
   toe_tcp #(.DATA_W(DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
             .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_tcp (
-    .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss),
+    .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
     .cfg_rto_init_us(cfg_tcp_rto_init_us), .cfg_rto_min_us(cfg_tcp_rto_min_us),
     .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
     .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),
@@ -415,6 +415,7 @@ module toe_top
     .stat_out_rsts(stat_inc[CNT_TCP_OUT_RSTS]), .stat_retrans_segs(stat_inc[CNT_TCP_RETRANS_SEGS]),
     .stat_window_drops(stat_inc[CNT_TCP_IN_WINDOW_DROPS]), .stat_challenge_acks(stat_inc[CNT_TCP_CHALLENGE_ACKS]),
     .stat_bad_flags(stat_inc[CNT_TCP_IN_BAD_FLAGS]), .stat_app_errors(stat_inc[CNT_TCP_APP_ERRORS]),
+    .stat_mss_clamped(stat_inc[CNT_TCP_MSS_CLAMPED]),
     .stat_alloc_fails(stat_inc[CNT_TCP_ALLOC_FAILS]), .stat_mem_errors(stat_inc[CNT_MEM_ERRORS]),
     .stat_app_len_errors(stat_inc[CNT_TCP_APP_LEN_ERRORS]),
     .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use)

@@ -25,6 +25,7 @@ module toe_tcp
   input  logic [31:0]           cfg_ip,
   input  logic [47:0]           cfg_mem_base,
   input  logic [15:0]           cfg_mss,
+  input  logic [15:0]           cfg_mss_min,       // floor on the peer's MSS
   input  logic [31:0]           cfg_rto_init_us,
   input  logic [31:0]           cfg_rto_min_us,
   input  logic [31:0]           cfg_rto_max_us,
@@ -141,6 +142,7 @@ module toe_tcp
   output logic                  stat_challenge_acks,
   output logic                  stat_bad_flags,
   output logic                  stat_app_errors,
+  output logic                  stat_mss_clamped,
   output logic                  stat_alloc_fails,
   output logic                  stat_mem_errors,
   output logic                  stat_app_len_errors,   // tx_data frame length differed from tx_req
@@ -208,7 +210,7 @@ module toe_tcp
   );
 
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
-    .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_rto_init_us, .cfg_rto_min_us,
+    .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_rto_init_us, .cfg_rto_min_us,
     .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
     .cfg_rfc5961_rst, .cfg_rfc5961_syn,
     .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
@@ -232,7 +234,7 @@ module toe_tcp
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
-    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors,
+    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped,
     .curr_estab
   );
 

@@ -17,7 +17,8 @@
 // session returns to the free pool when it has ended, the app has taken the final
 // notification, no ring job of it is in flight and, after an orderly end, the app has read
 // every byte it was notified of.
-// In-order only: a segment that does not start at RCV.NXT is dropped with a duplicate ACK.
+// In-order only: a segment that starts past RCV.NXT is dropped with a duplicate ACK; one
+// that straddles RCV.NXT or the window's right edge is trimmed to its new, in-window part.
 // Congestion control, fast retransmit, SACK, window scaling and timestamps are stage 3.
 module toe_tcp_core
   import toe_pkg::*;
@@ -31,6 +32,7 @@ module toe_tcp_core
   input  logic [31:0]   now_us,            // free-running microsecond clock
   input  logic [47:0]   cfg_mem_base,
   input  logic [15:0]   cfg_mss,           // MSS we announce and the cap on the peer's
+  input  logic [15:0]   cfg_mss_min,       // floor on the peer's MSS (a smaller one is raised, counted)
   input  logic [31:0]   cfg_rto_init_us,
   input  logic [31:0]   cfg_rto_min_us,
   input  logic [31:0]   cfg_rto_max_us,
@@ -130,6 +132,7 @@ module toe_tcp_core
   output logic          stat_challenge_acks,
   output logic          stat_bad_flags,      // SYN+FIN, or no ACK in a synchronized state
   output logic          stat_app_errors,     // refused reads, and requests for dead sessions
+  output logic          stat_mss_clamped,    // a peer's MSS option below cfg_mss_min was raised to it
   output logic [SID_W:0] curr_estab
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
@@ -337,7 +340,7 @@ module toe_tcp_core
   wire exec = state_reg == ST_EXEC;
   // the step writes the session back (not for segments and opens that found none)
   wire writes = exec && found_reg;
-  logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr;
+  logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp;
 
   // What to send, decided during the step and built at its end (with the final window).
   typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
@@ -358,7 +361,12 @@ module toe_tcp_core
     .remote_port(ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port),
     .rsp_valid(isn_rsp_valid), .isn
   );
-  wire [15:0] peer_mss = g.mss == '0 ? 16'd536 : g.mss;
+  // the peer's MSS: 536 without the option (RFC 9293 3.7.1), never below the floor (a tiny
+  // MSS makes a peer cost a segment per few bytes), never above ours
+  wire [15:0] peer_mss_opt = g.mss == '0 ? 16'd536 : g.mss;
+  wire mss_clamp = peer_mss_opt < cfg_mss_min;
+  wire [15:0] peer_mss_floor = mss_clamp ? cfg_mss_min : peer_mss_opt;
+  wire [15:0] peer_mss = peer_mss_floor < cfg_mss ? peer_mss_floor : cfg_mss;
 
   // RFC 6298 estimator update with sample r (microseconds).
   function automatic sess_t rtt_update(input sess_t x, input logic [31:0] r, input logic [31:0] mn, mx);
@@ -391,8 +399,8 @@ module toe_tcp_core
   endfunction
 
   always_comb begin
-    logic [31:0] seglen, wnd, avail, usable, n, data_end;
-    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet;
+    logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take;
+    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed;
     ns = s;
     send = SEND_NONE;
     // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
@@ -407,13 +415,13 @@ module toe_tcp_core
     do_rxw = 1'b0;
     do_rxw2 = 1'b0;
     rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-            offset: g.seq, length: '0};
+            offset: g.seq, length: '0, skip: '0};
     do_rd = 1'b0;
     rdj = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-            offset: s.rx_req, length: 17'(rdq_reg.length)};
+            offset: s.rx_req, length: 17'(rdq_reg.length), skip: '0};
     do_txw = 1'b0;
     txw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b1, RING_BYTES),
-            offset: s.tx_app, length: 17'(txq_reg.length)};
+            offset: s.tx_app, length: 17'(txq_reg.length), skip: '0};
     do_steer = 1'b0;
     steer_accept = 1'b0;
     do_txrsp = 1'b0;
@@ -427,7 +435,7 @@ module toe_tcp_core
             rcv_wnd: 16'(pos(s.rcv_adv - s.rcv_nxt)), retries: s.retries, tmr_on: s.tmr_on,
             tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
     release_now = 1'b0;
-    {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr} = '0;
+    {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp} = '0;
     stop = 1'b0;
     ack_now = 1'b0;
     try_send = 1'b0;
@@ -435,7 +443,8 @@ module toe_tcp_core
     end_tag = TAG_NONE;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
-    avail = '0; usable = '0; n = '0; data_end = '0; acceptable = 1'b0; fin_acked = 1'b0;
+    avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; trimmed = 1'b0;
+    acceptable = 1'b0; fin_acked = 1'b0;
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -461,7 +470,8 @@ module toe_tcp_core
           ns.rx_req = g.seq + 1;
           ns.rx_read = g.seq + 1;
           ns.rcv_adv = g.seq + 1 + MAX_WIN;
-          ns.mss = peer_mss < cfg_mss ? peer_mss : cfg_mss;
+          ns.mss = peer_mss;
+          c_mss_clamp = mss_clamp;
           ns.rto = cfg_rto_init_us;
           ns.tmr_on = 1'b1;
           ns.tmr_at = now_us + cfg_rto_init_us;
@@ -507,7 +517,8 @@ module toe_tcp_core
             ns.rx_req = g.seq + 1;
             ns.rx_read = g.seq + 1;
             ns.rcv_adv = g.seq + 1 + MAX_WIN;
-            ns.mss = peer_mss < cfg_mss ? peer_mss : cfg_mss;
+            ns.mss = peer_mss;
+            c_mss_clamp = mss_clamp;
             ns.snd_wnd = g.window;
             ns.snd_wl1 = g.seq;
             ns.snd_wl2 = g.ack;
@@ -634,13 +645,21 @@ module toe_tcp_core
             data_end = s.rcv_nxt;
             if (!stop && g.length != '0) begin
               if (ns.state == ESTABLISHED || ns.state == FIN_WAIT_1 || ns.state == FIN_WAIT_2) begin
-                if (g.seq == s.rcv_nxt && 32'(g.length) <= wnd) begin
+                // RFC 9293 3.10.7.4: only the new part of a segment that straddles RCV.NXT
+                // is taken, and only what fits the window (the ring writer drops the head
+                // and cuts the tail); a segment that starts past RCV.NXT is dropped
+                head = s.rcv_nxt - g.seq;
+                if (seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, g.seq + 32'(g.length)) && wnd != '0) begin
+                  take = umin(32'(g.length) - head, wnd);
                   steer_accept = 1'b1;
                   do_rxw = 1'b1;
-                  rxw.length = 17'(g.length);
-                  ns.rcv_nxt = s.rcv_nxt + 32'(g.length);
+                  rxw.offset = s.rcv_nxt;
+                  rxw.skip = 16'(head);
+                  rxw.length = 17'(take);
+                  ns.rcv_nxt = s.rcv_nxt + take;
                   data_end = ns.rcv_nxt;
-                  if (s.dack_one || g.flags[F_PSH] || g.length < ns.mss) ack_now = 1'b1;
+                  trimmed = head != '0 || take != 32'(g.length);
+                  if (s.dack_one || g.flags[F_PSH] || take < 32'(ns.mss) || trimmed) ack_now = 1'b1;
                   else begin
                     ns.dack_one = 1'b1;
                     if (!s.dack_on) begin
@@ -1041,15 +1060,17 @@ module toe_tcp_core
   // ---------------- counters and the established gauge ----------------
   always_ff @(posedge clk) begin
     {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
-     stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors} <=
-      exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr} : '0;
+     stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors, stat_mss_clamped} <=
+      exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr,
+              c_mss_clamp} : '0;
     if (writes) begin
       if (!is_estab(s.state) && is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab + 1'b1;
       if (is_estab(s.state) && !is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab - 1'b1;
     end
     if (rst) begin
       {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
-       stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors} <= '0;
+       stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors,
+       stat_mss_clamped} <= '0;
       curr_estab <= '0;
     end
   end

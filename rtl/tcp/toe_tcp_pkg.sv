@@ -154,6 +154,8 @@ package toe_tcp_pkg;
     logic [47:0] base;
     logic [31:0] offset;     // reduced modulo the ring size by the engine
     logic [16:0] length;     // 0 = a marker: completes in order, moves no data
+    logic [15:0] skip;       // writers: leading stream bytes not stored (the part of a
+                             // segment below RCV.NXT); offset is where byte `skip` goes
   } tcp_ring_job_t;
   localparam int unsigned TCP_RING_JOB_W = $bits(tcp_ring_job_t);
 

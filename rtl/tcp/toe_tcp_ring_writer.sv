@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_ring_writer: writes byte streams into per-session rings in memory through the
-// write half of an AXI4 master. Each job {base, offset, length} takes the next `length`
-// bytes of s_axis (one frame, all beats full but the last) and stores them at ring
-// offsets offset .. offset+length-1 (modulo RING_BYTES) of the ring at `base`: the bytes
+// write half of an AXI4 master. Each job {base, offset, length, skip} takes the next
+// `skip + length` bytes of s_axis (one frame, all beats full but the last), drops the
+// first `skip` (they are not strobed) and stores the next `length` at ring offsets
+// offset .. offset+length-1 (modulo RING_BYTES) of the ring at `base`: the bytes
 // are shifted to the address lanes, strobed, and cut into INCR bursts that never cross a
 // BURST_BYTES boundary (so never the ring's end, nor a 4 KB page). A job completes on
 // m_done (in job order) once every burst of it has its write response; a 0-length job
 // is a marker that completes in order without touching memory.
-// A frame shorter than its job is zero-filled, a longer one is cut; both pulse stat_len_err
+// A frame shorter than its job is zero-filled, a longer one is cut (the RX side trims a
+// segment at the window's right edge this way); both pulse stat_len_err
 // (also when only the last beat's tkeep disagrees with the job's length).
 // Timing: one beat per cycle inside a burst, one idle cycle per burst for the address.
 // A source that stalls inside a burst holds the shared write channel (see toe_tcp_mem_arb).
@@ -66,9 +68,12 @@ module toe_tcp_ring_writer
   logic [16:0] bursts_reg;         // bursts issued for this job
 
   // tkeep of a frame's last beat when the frame is exactly the job's length
-  wire [W-1:0] last_keep = W'(last_beat_keep(job_reg.length, W));
-  wire [16:0] job_out_beats = 17'((18'(s_job.offset[OW-1:0]) + 18'(s_job.length) + 18'(W - 1)) >> OW);
-  wire [16:0] job_in_beats  = 17'((18'(s_job.length) + 18'(W - 1)) >> OW);
+  wire [17:0] job_stream = 18'(job_reg.skip) + 18'(job_reg.length);   // frame bytes of the job
+  wire [W-1:0] last_keep = W'(last_beat_keep(17'(job_stream), W));
+  wire [31:0] s_start = s_job.offset - 32'(s_job.skip);           // ring offset of frame byte 0
+  wire [17:0] s_stream = 18'(s_job.skip) + 18'(s_job.length);
+  wire [16:0] job_out_beats = 17'((18'(s_start[OW-1:0]) + s_stream + 18'(W - 1)) >> OW);
+  wire [16:0] job_in_beats  = 17'((s_stream + 18'(W - 1)) >> OW);
   wire [8:0] burst = next_burst(32'(word_reg), out_left_reg, DATA_W);
 
   // The pending-completion FIFO: {job, bursts}; sized for the bursts a job can make.
@@ -88,7 +93,7 @@ module toe_tcp_ring_writer
     for (int l = 0; l < W; l++) begin
       logic [17:0] b;
       b = byte_pos_reg + 18'(l);
-      m_axi_wstrb[l] = b >= 18'(lane_reg) && b < 18'(lane_reg) + 18'(job_reg.length);
+      m_axi_wstrb[l] = b >= 18'(lane_reg) + 18'(job_reg.skip) && b < 18'(lane_reg) + job_stream;
     end
   end
   assign m_axi_wvalid = state_reg == ST_DATA && (!need_in || s_axis_tvalid);
@@ -107,8 +112,8 @@ module toe_tcp_ring_writer
     unique case (state_reg)
       ST_IDLE: if (s_job_valid && s_job_ready) begin
         job_reg <= s_job;
-        lane_reg <= s_job.offset[OW-1:0];
-        word_reg <= s_job.offset[OW +: RW];
+        lane_reg <= s_start[OW-1:0];
+        word_reg <= s_start[OW +: RW];
         out_left_reg <= job_out_beats;
         in_left_reg <= job_in_beats;
         byte_pos_reg <= '0;
