@@ -37,6 +37,10 @@ CONFIG = [
     ("MEM_BASE_LO",      0x050, 0x00000000, "Base address of the TCP ring memory, bits 31:0 (4 KB aligned)"),
     ("MEM_BASE_HI",      0x054, 0x00000000, "Base address of the TCP ring memory, bits 47:32 (bits 15:0)"),
     ("TCP_MSS_MIN",      0x058, 536,      "Floor on the peer's MSS (bits 15:0): a smaller MSS option is raised to it and counted (tcpMssClamped); RFC 1122 hosts accept 536"),
+    ("TCP_FIN_WAIT_2_US", 0x05C, 60000000, "FIN-WAIT-2 idle timeout, microseconds: a session whose peer sends no data and no FIN for this long after our FIN was acknowledged is aborted (RST; the app is told RESET). 0 = never"),
+    ("TCP_KEEPALIVE_IDLE_US", 0x060, 0,   "Keepalive (RFC 1122 4.2.3.6): idle time before the first probe, microseconds; 0 = off (the RFC's default)"),
+    ("TCP_KEEPALIVE_INTVL_US", 0x064, 75000000, "Keepalive: time between unanswered probes, microseconds"),
+    ("TCP_KEEPALIVE_PROBES", 0x068, 9,    "Keepalive: unanswered probes before the connection is aborted (bits 3:0)"),
 ]
 
 # Read-only gauges: name, offset, description

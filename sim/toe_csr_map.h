@@ -25,6 +25,10 @@ constexpr uint32_t REG_TCP_ISN_KEY3 = 0x04C;
 constexpr uint32_t REG_MEM_BASE_LO = 0x050;
 constexpr uint32_t REG_MEM_BASE_HI = 0x054;
 constexpr uint32_t REG_TCP_MSS_MIN = 0x058;
+constexpr uint32_t REG_TCP_FIN_WAIT_2_US = 0x05C;
+constexpr uint32_t REG_TCP_KEEPALIVE_IDLE_US = 0x060;
+constexpr uint32_t REG_TCP_KEEPALIVE_INTVL_US = 0x064;
+constexpr uint32_t REG_TCP_KEEPALIVE_PROBES = 0x068;
 constexpr uint32_t REG_TCP_CURR_ESTAB = 0x080;
 constexpr uint32_t REG_TCP_SESSIONS_IN_USE = 0x084;
 struct ConfigReg { const char* name; uint32_t offset; };
@@ -52,6 +56,10 @@ constexpr ConfigReg CONFIG_REGS[] = {
     {"MEM_BASE_LO", 0x050},
     {"MEM_BASE_HI", 0x054},
     {"TCP_MSS_MIN", 0x058},
+    {"TCP_FIN_WAIT_2_US", 0x05C},
+    {"TCP_KEEPALIVE_IDLE_US", 0x060},
+    {"TCP_KEEPALIVE_INTVL_US", 0x064},
+    {"TCP_KEEPALIVE_PROBES", 0x068},
 };
 constexpr uint32_t COUNTER_BASE = 0x100;
 constexpr const char* COUNTER_NAMES[] = {

@@ -190,6 +190,8 @@ module toe_top
   logic [15:0] cfg_arp_timeout_s, cfg_unreach_us;
   logic ip_written;
   logic [15:0] cfg_tcp_mss, cfg_tcp_mss_min;
+  logic [31:0] cfg_tcp_fin_wait_2_us, cfg_tcp_keepalive_idle_us, cfg_tcp_keepalive_intvl_us;
+  logic [3:0] cfg_tcp_keepalive_probes;
   logic [31:0] cfg_tcp_rto_init_us, cfg_tcp_rto_min_us, cfg_tcp_rto_max_us, cfg_tcp_delack_us,
                cfg_tcp_time_wait_us;
   logic [127:0] cfg_tcp_isn_key;
@@ -205,7 +207,8 @@ module toe_top
     .s_axil_rvalid, .s_axil_rready,
     .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway, .cfg_ctrl,
     .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written,
-    .cfg_tcp_mss, .cfg_tcp_mss_min, .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
+    .cfg_tcp_mss, .cfg_tcp_mss_min, .cfg_tcp_fin_wait_2_us, .cfg_tcp_keepalive_idle_us,
+    .cfg_tcp_keepalive_intvl_us, .cfg_tcp_keepalive_probes, .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
     .cfg_tcp_delack_us, .cfg_tcp_time_wait_us, .cfg_tcp_isn_key, .cfg_mem_base,
     .status_tcp_curr_estab(32'(tcp_curr_estab)), .status_tcp_sessions_in_use(32'(tcp_sessions_in_use))
   );
@@ -374,6 +377,8 @@ module toe_top
   toe_tcp #(.DATA_W(DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
             .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_tcp (
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
+    .cfg_fin_wait_2_us(cfg_tcp_fin_wait_2_us), .cfg_keepalive_idle_us(cfg_tcp_keepalive_idle_us),
+    .cfg_keepalive_intvl_us(cfg_tcp_keepalive_intvl_us), .cfg_keepalive_probes(cfg_tcp_keepalive_probes),
     .cfg_rto_init_us(cfg_tcp_rto_init_us), .cfg_rto_min_us(cfg_tcp_rto_min_us),
     .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
     .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),

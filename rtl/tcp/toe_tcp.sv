@@ -26,6 +26,10 @@ module toe_tcp
   input  logic [47:0]           cfg_mem_base,
   input  logic [15:0]           cfg_mss,
   input  logic [15:0]           cfg_mss_min,       // floor on the peer's MSS
+  input  logic [31:0]           cfg_fin_wait_2_us, // FIN-WAIT-2 idle timeout (0: none)
+  input  logic [31:0]           cfg_keepalive_idle_us,   // 0: keepalive off
+  input  logic [31:0]           cfg_keepalive_intvl_us,
+  input  logic [3:0]            cfg_keepalive_probes,
   input  logic [31:0]           cfg_rto_init_us,
   input  logic [31:0]           cfg_rto_min_us,
   input  logic [31:0]           cfg_rto_max_us,
@@ -210,7 +214,8 @@ module toe_tcp
   );
 
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
-    .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_rto_init_us, .cfg_rto_min_us,
+    .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_fin_wait_2_us, .cfg_keepalive_idle_us,
+    .cfg_keepalive_intvl_us, .cfg_keepalive_probes, .cfg_rto_init_us, .cfg_rto_min_us,
     .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
     .cfg_rfc5961_rst, .cfg_rfc5961_syn,
     .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),

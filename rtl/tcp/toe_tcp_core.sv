@@ -33,6 +33,10 @@ module toe_tcp_core
   input  logic [47:0]   cfg_mem_base,
   input  logic [15:0]   cfg_mss,           // MSS we announce and the cap on the peer's
   input  logic [15:0]   cfg_mss_min,       // floor on the peer's MSS (a smaller one is raised, counted)
+  input  logic [31:0]   cfg_fin_wait_2_us, // FIN-WAIT-2 without data or FIN from the peer this long: abort (0: never)
+  input  logic [31:0]   cfg_keepalive_idle_us,   // RFC 1122 keepalive: idle time before probing (0: off)
+  input  logic [31:0]   cfg_keepalive_intvl_us,  // between unanswered probes
+  input  logic [3:0]    cfg_keepalive_probes,    // unanswered probes before the abort
   input  logic [31:0]   cfg_rto_init_us,
   input  logic [31:0]   cfg_rto_min_us,
   input  logic [31:0]   cfg_rto_max_us,
@@ -400,7 +404,7 @@ module toe_tcp_core
 
   always_comb begin
     logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take;
-    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed;
+    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before;
     ns = s;
     send = SEND_NONE;
     // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
@@ -444,7 +448,7 @@ module toe_tcp_core
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
     avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; trimmed = 1'b0;
-    acceptable = 1'b0; fin_acked = 1'b0;
+    acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -611,6 +615,9 @@ module toe_tcp_core
                 ns.tmr_at = now_us + ns.rto;
                 if (seq_lt(s.snd_nxt, g.ack)) ns.snd_nxt = g.ack;
               end
+              // an answer to a window or keepalive probe: the peer is alive
+              heard = 1'b1;
+              if (s.snd_wnd == '0 || s.snd_una == s.snd_max) ns.retries = '0;
               if (seq_lt(s.snd_wl1, g.seq) || (s.snd_wl1 == g.seq && seq_le(s.snd_wl2, g.ack))) begin
                 ns.snd_wnd = g.window;
                 ns.snd_wl1 = g.seq;
@@ -827,13 +834,32 @@ module toe_tcp_core
           if (s.state == TIME_WAIT) begin
             ns.state = CLOSED;
             ns.tmr_on = 1'b0;
-          end else if (s.snd_wnd == '0 && s.snd_una == s.snd_max && s.tx_done != s.snd_nxt) begin
-            // persist: probe the closed window (an ACK below the window elicits its size)
-            send = SEND_PROBE;
-            ns.rto = umin(s.rto << 1, cfg_rto_max_us);
-            ns.tmr_at = now_us + ns.rto;
+          end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
+                       (s.snd_una != s.snd_max || s.tx_done != s.snd_nxt || (s.close_req && !s.fin_sent))) begin
+            // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
+            // window (an ACK below it elicits its size), with backoff; what was in flight goes
+            // again when it opens. Probes are not retransmissions: a peer that answers them
+            // keeps the connection (its ACKs reset the count), a silent one is given up.
+            if (s.retries >= cfg_max_retries) abort = 1'b1;
+            else begin
+              send = SEND_PROBE;
+              ns.retries = s.retries + 1'b1;
+              ns.snd_nxt = s.snd_una;
+              ns.rtt_on = 1'b0;
+              ns.rto = umin(s.rto << 1, cfg_rto_max_us);
+              ns.tmr_at = now_us + ns.rto;
+            end
           end else if (s.snd_una == s.snd_max) begin
-            ns.tmr_on = 1'b0;
+            // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
+            if (s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) abort = 1'b1;
+            else if (is_estab(s.state) && cfg_keepalive_idle_us != '0) begin
+              if (s.retries >= cfg_keepalive_probes) abort = 1'b1;
+              else begin
+                send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
+                ns.retries = s.retries + 1'b1;
+                ns.tmr_at = now_us + cfg_keepalive_intvl_us;
+              end
+            end else ns.tmr_on = 1'b0;
           end else if (s.retries >= cfg_max_retries) begin
             ns.state = CLOSED;
             end_marker = 1'b1;
@@ -866,12 +892,24 @@ module toe_tcp_core
       default: ;
     endcase
 
+    // ---- a timer gave up: the connection is aborted with RST ----
+    if (abort) begin
+      send = SEND_RST;
+      ns.state = CLOSED;
+      ns.tmr_on = 1'b0;
+      end_marker = 1'b1;
+      end_tag = 3'(NOTIF_RESET);
+      c_estab_rst = is_estab(s.state);
+    end
+
     // ---- transmit: data, then FIN, else arm the persist timer ----
     if (try_send && send == SEND_NONE && ns.state != FREE && ns.state != CLOSED &&
         ns.state != SYN_SENT && ns.state != SYN_RCVD && ns.state != TIME_WAIT) begin
       avail = pos(ns.tx_done - ns.snd_nxt);
       usable = pos(ns.snd_una + 32'(ns.snd_wnd) - ns.snd_nxt);
       n = umin(umin(32'(ns.mss), avail), usable);
+      // nothing was in flight: a running timer is the idle or persist timer, not the RTO
+      idle_before = ns.snd_una == ns.snd_max;
       if (n != '0) begin
         send = SEND_DATA;
         send_seq = ns.snd_nxt;
@@ -883,34 +921,45 @@ module toe_tcp_core
         end
         ns.snd_nxt = ns.snd_nxt + n;
         if (seq_lt(ns.snd_max, ns.snd_nxt)) ns.snd_max = ns.snd_nxt;
-        if (!ns.tmr_on) begin
+        if (!ns.tmr_on || idle_before) begin
           ns.tmr_on = 1'b1;
           ns.tmr_at = now_us + ns.rto;
+          ns.retries = '0;
         end
         if (avail > n && usable > n && !ns.in_sendq) begin
           ns.in_sendq = 1'b1;
           do_sendq = 1'b1;
         end
       end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.tx_done == ns.tx_app &&
-                   is_estab(ns.state)) begin
+                   is_estab(ns.state) && usable != '0) begin   // a FIN needs window like a byte
         send = SEND_FIN;
         send_seq = ns.snd_nxt;
         ns.snd_nxt = ns.snd_nxt + 1;
         ns.snd_max = ns.snd_nxt;
         ns.fin_sent = 1'b1;
         ns.state = ns.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
-        if (!ns.tmr_on) begin
+        if (!ns.tmr_on || idle_before) begin
           ns.tmr_on = 1'b1;
           ns.tmr_at = now_us + ns.rto;
+          ns.retries = '0;
         end
-      end else if (ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.snd_max == ns.tx_done + 1) begin
+      end else if (ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.snd_max == ns.tx_done + 1 && usable != '0) begin
         send = SEND_FIN;             // FIN retransmission after going back
         send_seq = ns.snd_nxt;
         ns.snd_nxt = ns.snd_nxt + 1;
-      end else if (avail != '0 && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max && !ns.tmr_on) begin
-        ns.tmr_on = 1'b1;            // persist timer
+      end else if ((avail != '0 || (ns.close_req && !ns.fin_sent)) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
+                   (!ns.tmr_on || !(s.snd_wnd == '0 && (s.tx_done != s.snd_nxt || s.close_req)))) begin
+        ns.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
         ns.tmr_at = now_us + ns.rto;
       end
+    end
+    // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
+    // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
+    if (ev_reg != EV_DBG && ((ns.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(ns.state) && cfg_keepalive_idle_us != '0)) &&
+        ns.snd_una == ns.snd_max && (ns.fin_sent || ns.tx_done == ns.snd_nxt) &&
+        (!ns.tmr_on || (ns.state == FIN_WAIT_2 ? steer_accept : heard))) begin
+      ns.tmr_on = 1'b1;
+      ns.tmr_at = now_us + (ns.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);
     end
     if (ack_now && send == SEND_NONE) send = SEND_ACK;
     if (send != SEND_NONE && send != SEND_RST) begin
