@@ -20,7 +20,7 @@ CONFIG = [
     ("IPV4_ADDR",    0x00C, 0x00000000, "Our IPv4 address (0 = unconfigured: nothing is answered). Writing sends a gratuitous ARP"),
     ("IPV4_NETMASK", 0x010, 0xFFFFFF00, "Subnet mask"),
     ("IPV4_GATEWAY", 0x014, 0x00000000, "Default gateway (next hop off the subnet)"),
-    ("CTRL",         0x018, 0x0000000F, "bit 0: answer ICMP echo requests; bit 1: drop TCP SYN+FIN segments in LISTEN and SYN-SENT (0: handle them as a SYN, as FreeBSD's drop_synfin=0); bit 2: RFC 5961 3.2 RST check (an in-window RST not at RCV.NXT gets a challenge ACK; 0: it resets the connection, RFC 793); bit 3: RFC 5961 4.2 SYN check (a SYN in a synchronized state gets a challenge ACK; 0: an in-window SYN is answered with RST and resets the connection, RFC 793)"),
+    ("CTRL",         0x018, 0x0000000F, "bit 0: answer ICMP echo requests; bit 1: drop TCP SYN+FIN segments in LISTEN and SYN-SENT (0: handle them as a SYN, as FreeBSD's drop_synfin=0); bit 2: RFC 5961 3.2 RST check (an in-window RST not at RCV.NXT gets a challenge ACK; 0: it resets the connection, RFC 793); bit 3: RFC 5961 4.2 SYN check (a SYN in a synchronized state gets a challenge ACK; 0: an in-window SYN is answered with RST and resets the connection, RFC 793); bit 4: Nagle (RFC 896, RFC 1122 4.2.3.4) for every session: a segment shorter than the MSS waits while data is unacknowledged (0: off, like TCP_NODELAY)"),
     ("ARP_TIMEOUT_S", 0x01C, 60,        "ARP cache entry lifetime in seconds (bits 15:0)"),
     ("ICMP_UNREACH_INTERVAL_US", 0x020, 1000, "Minimum time between ICMP destination-unreachable messages (port and protocol), microseconds (bits 15:0)"),
     ("TCP_MSS",          0x024, 1460,     "TCP MSS we announce, and the largest segment we send (bits 15:0; at most 1460)"),
@@ -41,6 +41,8 @@ CONFIG = [
     ("TCP_KEEPALIVE_IDLE_US", 0x060, 0,   "Keepalive (RFC 1122 4.2.3.6): idle time before the first probe, microseconds; 0 = off (the RFC's default)"),
     ("TCP_KEEPALIVE_INTVL_US", 0x064, 75000000, "Keepalive: time between unanswered probes, microseconds"),
     ("TCP_KEEPALIVE_PROBES", 0x068, 9,    "Keepalive: unanswered probes before the connection is aborted (bits 3:0)"),
+    ("TCP_HALF_OPEN_MAX", 0x06C, 0,       "SYN-flood cap: sessions that half-open (SYN-RCVD) connections may hold; a SYN beyond it is dropped and counted (tcpHalfOpenDrops). 0 = a quarter of MAX_SESSIONS"),
+    ("TCP_SYN_RCVD_RETRIES", 0x070, 2,    "SYN-ACK retransmissions before a half-open connection is dropped (bits 3:0; TCP_MAX_RETRIES applies once established)"),
 ]
 
 # Read-only gauges: name, offset, description
@@ -105,6 +107,7 @@ COUNTERS = [
     ("tcpAllocFails",        "SYNs and opens refused: no free session id, or a full hash row"),
     ("tcpAppErrors",         "App requests refused: reads beyond the data, sends after the app closed or was told the end"),
     ("tcpAppLenErrors",      "tx_data frames whose length differed from their accepted tx_req"),
+    ("tcpHalfOpenDrops",     "SYNs dropped because half-open sessions reached TCP_HALF_OPEN_MAX"),
     ("tcpMssClamped",        "Connections whose peer announced an MSS below TCP_MSS_MIN (raised to it)"),
     ("memErrors",            "AXI4 memory responses that were not OKAY"),
 ]

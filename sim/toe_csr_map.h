@@ -29,6 +29,8 @@ constexpr uint32_t REG_TCP_FIN_WAIT_2_US = 0x05C;
 constexpr uint32_t REG_TCP_KEEPALIVE_IDLE_US = 0x060;
 constexpr uint32_t REG_TCP_KEEPALIVE_INTVL_US = 0x064;
 constexpr uint32_t REG_TCP_KEEPALIVE_PROBES = 0x068;
+constexpr uint32_t REG_TCP_HALF_OPEN_MAX = 0x06C;
+constexpr uint32_t REG_TCP_SYN_RCVD_RETRIES = 0x070;
 constexpr uint32_t REG_TCP_CURR_ESTAB = 0x080;
 constexpr uint32_t REG_TCP_SESSIONS_IN_USE = 0x084;
 struct ConfigReg { const char* name; uint32_t offset; };
@@ -60,6 +62,8 @@ constexpr ConfigReg CONFIG_REGS[] = {
     {"TCP_KEEPALIVE_IDLE_US", 0x060},
     {"TCP_KEEPALIVE_INTVL_US", 0x064},
     {"TCP_KEEPALIVE_PROBES", 0x068},
+    {"TCP_HALF_OPEN_MAX", 0x06C},
+    {"TCP_SYN_RCVD_RETRIES", 0x070},
 };
 constexpr uint32_t COUNTER_BASE = 0x100;
 constexpr const char* COUNTER_NAMES[] = {
@@ -116,8 +120,9 @@ constexpr const char* COUNTER_NAMES[] = {
     "tcpAllocFails",
     "tcpAppErrors",
     "tcpAppLenErrors",
+    "tcpHalfOpenDrops",
     "tcpMssClamped",
     "memErrors",
 };
-constexpr unsigned N_COUNTERS = 55;
+constexpr unsigned N_COUNTERS = 56;
 }  // namespace toe_csr

@@ -36,7 +36,7 @@ module toe_csr
   output logic [15:0]           cfg_arp_timeout_s,
   output logic [15:0]           cfg_icmp_unreach_interval_us,
   output logic                  ip_written,
-  // TCP configuration (registers TCP_MSS .. TCP_KEEPALIVE_PROBES) and status
+  // TCP configuration (registers TCP_MSS .. TCP_SYN_RCVD_RETRIES) and status
   output logic [15:0]           cfg_tcp_mss,
   output logic [31:0]           cfg_tcp_rto_init_us,
   output logic [31:0]           cfg_tcp_rto_min_us,
@@ -51,15 +51,18 @@ module toe_csr
   output logic [31:0]           cfg_tcp_keepalive_idle_us,
   output logic [31:0]           cfg_tcp_keepalive_intvl_us,
   output logic [3:0]            cfg_tcp_keepalive_probes,
+  output logic [31:0]           cfg_tcp_half_open_max,
+  output logic [3:0]            cfg_tcp_synrcvd_retries,
   input  logic [31:0]           status_tcp_curr_estab,
   input  logic [31:0]           status_tcp_sessions_in_use
 );
   // The TCP registers are contiguous: one array, indexed from REG_TCP_MSS.
-  localparam int unsigned N_TCP = (int'(REG_TCP_KEEPALIVE_PROBES) - int'(REG_TCP_MSS)) / 4 + 1;
+  localparam int unsigned N_TCP = (int'(REG_TCP_SYN_RCVD_RETRIES) - int'(REG_TCP_MSS)) / 4 + 1;
   localparam logic [31:0] TCP_RESET [N_TCP] = '{RST_TCP_MSS, RST_TCP_RTO_INIT_US, RST_TCP_RTO_MIN_US,
     RST_TCP_RTO_MAX_US, RST_TCP_MAX_RETRIES, RST_TCP_DELACK_US, RST_TCP_TIME_WAIT_US, RST_TCP_ISN_KEY0,
     RST_TCP_ISN_KEY1, RST_TCP_ISN_KEY2, RST_TCP_ISN_KEY3, RST_MEM_BASE_LO, RST_MEM_BASE_HI, RST_TCP_MSS_MIN,
-    RST_TCP_FIN_WAIT_2_US, RST_TCP_KEEPALIVE_IDLE_US, RST_TCP_KEEPALIVE_INTVL_US, RST_TCP_KEEPALIVE_PROBES};
+    RST_TCP_FIN_WAIT_2_US, RST_TCP_KEEPALIVE_IDLE_US, RST_TCP_KEEPALIVE_INTVL_US, RST_TCP_KEEPALIVE_PROBES,
+    RST_TCP_HALF_OPEN_MAX, RST_TCP_SYN_RCVD_RETRIES};
   logic [31:0] tcp_reg [N_TCP];
   assign cfg_tcp_mss          = tcp_reg[0][15:0];
   assign cfg_tcp_rto_init_us  = tcp_reg[1];
@@ -75,6 +78,8 @@ module toe_csr
   assign cfg_tcp_keepalive_idle_us = tcp_reg[15];
   assign cfg_tcp_keepalive_intvl_us = tcp_reg[16];
   assign cfg_tcp_keepalive_probes = tcp_reg[17][3:0];
+  assign cfg_tcp_half_open_max = tcp_reg[18];
+  assign cfg_tcp_synrcvd_retries = tcp_reg[19][3:0];
   logic [31:0] mac_lo_reg, mac_hi_reg, ip_reg, mask_reg, gw_reg, ctrl_reg, arp_to_reg, unreach_reg;
   logic [31:0] counter_reg [N_COUNTERS];
 
@@ -105,8 +110,8 @@ module toe_csr
   wire [CW-1:0] wr_index = CW'((wa - COUNTER_BASE) >> 2);
   wire [CW-1:0] rd_index = CW'((ra - COUNTER_BASE) >> 2);
   localparam int unsigned TW = $clog2(N_TCP);
-  wire wr_tcp = wa >= REG_TCP_MSS && wa <= REG_TCP_KEEPALIVE_PROBES;
-  wire rd_tcp = ra >= REG_TCP_MSS && ra <= REG_TCP_KEEPALIVE_PROBES;
+  wire wr_tcp = wa >= REG_TCP_MSS && wa <= REG_TCP_SYN_RCVD_RETRIES;
+  wire rd_tcp = ra >= REG_TCP_MSS && ra <= REG_TCP_SYN_RCVD_RETRIES;
   wire [TW-1:0] wr_tcp_index = TW'((wa - REG_TCP_MSS) >> 2);
   wire [TW-1:0] rd_tcp_index = TW'((ra - REG_TCP_MSS) >> 2);
 

@@ -191,7 +191,8 @@ module toe_top
   logic ip_written;
   logic [15:0] cfg_tcp_mss, cfg_tcp_mss_min;
   logic [31:0] cfg_tcp_fin_wait_2_us, cfg_tcp_keepalive_idle_us, cfg_tcp_keepalive_intvl_us;
-  logic [3:0] cfg_tcp_keepalive_probes;
+  logic [3:0] cfg_tcp_keepalive_probes, cfg_tcp_synrcvd_retries;
+  logic [31:0] cfg_tcp_half_open_max;
   logic [31:0] cfg_tcp_rto_init_us, cfg_tcp_rto_min_us, cfg_tcp_rto_max_us, cfg_tcp_delack_us,
                cfg_tcp_time_wait_us;
   logic [127:0] cfg_tcp_isn_key;
@@ -208,7 +209,8 @@ module toe_top
     .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway, .cfg_ctrl,
     .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written,
     .cfg_tcp_mss, .cfg_tcp_mss_min, .cfg_tcp_fin_wait_2_us, .cfg_tcp_keepalive_idle_us,
-    .cfg_tcp_keepalive_intvl_us, .cfg_tcp_keepalive_probes, .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
+    .cfg_tcp_keepalive_intvl_us, .cfg_tcp_keepalive_probes, .cfg_tcp_half_open_max, .cfg_tcp_synrcvd_retries,
+    .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
     .cfg_tcp_delack_us, .cfg_tcp_time_wait_us, .cfg_tcp_isn_key, .cfg_mem_base,
     .status_tcp_curr_estab(32'(tcp_curr_estab)), .status_tcp_sessions_in_use(32'(tcp_sessions_in_use))
   );
@@ -379,10 +381,11 @@ module toe_top
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
     .cfg_fin_wait_2_us(cfg_tcp_fin_wait_2_us), .cfg_keepalive_idle_us(cfg_tcp_keepalive_idle_us),
     .cfg_keepalive_intvl_us(cfg_tcp_keepalive_intvl_us), .cfg_keepalive_probes(cfg_tcp_keepalive_probes),
+    .cfg_half_open_max(cfg_tcp_half_open_max), .cfg_synrcvd_retries(cfg_tcp_synrcvd_retries),
     .cfg_rto_init_us(cfg_tcp_rto_init_us), .cfg_rto_min_us(cfg_tcp_rto_min_us),
     .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
     .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),
-    .cfg_drop_synfin(cfg_ctrl[1]), .cfg_rfc5961_rst(cfg_ctrl[2]), .cfg_rfc5961_syn(cfg_ctrl[3]),
+    .cfg_drop_synfin(cfg_ctrl[1]), .cfg_rfc5961_rst(cfg_ctrl[2]), .cfg_rfc5961_syn(cfg_ctrl[3]), .cfg_nagle(cfg_ctrl[4]),
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(tcp_in_tvalid),
     .s_axis_tready(tcp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
     .m_axis_tdata(ipt_tdata[3]), .m_axis_tkeep(ipt_tkeep[3]), .m_axis_tvalid(ipt_tvalid[3]),
@@ -420,7 +423,7 @@ module toe_top
     .stat_out_rsts(stat_inc[CNT_TCP_OUT_RSTS]), .stat_retrans_segs(stat_inc[CNT_TCP_RETRANS_SEGS]),
     .stat_window_drops(stat_inc[CNT_TCP_IN_WINDOW_DROPS]), .stat_challenge_acks(stat_inc[CNT_TCP_CHALLENGE_ACKS]),
     .stat_bad_flags(stat_inc[CNT_TCP_IN_BAD_FLAGS]), .stat_app_errors(stat_inc[CNT_TCP_APP_ERRORS]),
-    .stat_mss_clamped(stat_inc[CNT_TCP_MSS_CLAMPED]),
+    .stat_mss_clamped(stat_inc[CNT_TCP_MSS_CLAMPED]), .stat_half_open_drops(stat_inc[CNT_TCP_HALF_OPEN_DROPS]),
     .stat_alloc_fails(stat_inc[CNT_TCP_ALLOC_FAILS]), .stat_mem_errors(stat_inc[CNT_MEM_ERRORS]),
     .stat_app_len_errors(stat_inc[CNT_TCP_APP_LEN_ERRORS]),
     .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use)

@@ -30,6 +30,8 @@ module toe_tcp
   input  logic [31:0]           cfg_keepalive_idle_us,   // 0: keepalive off
   input  logic [31:0]           cfg_keepalive_intvl_us,
   input  logic [3:0]            cfg_keepalive_probes,
+  input  logic [31:0]           cfg_half_open_max,   // SYN-flood cap (0: MAX_SESSIONS/4)
+  input  logic [3:0]            cfg_synrcvd_retries,
   input  logic [31:0]           cfg_rto_init_us,
   input  logic [31:0]           cfg_rto_min_us,
   input  logic [31:0]           cfg_rto_max_us,
@@ -40,6 +42,7 @@ module toe_tcp
   input  logic                  cfg_drop_synfin,   // drop SYN+FIN in LISTEN/SYN-SENT (else: a SYN)
   input  logic                  cfg_rfc5961_rst,   // challenge ACK for an in-window RST not at RCV.NXT
   input  logic                  cfg_rfc5961_syn,   // challenge ACK for a SYN in a synchronized state
+  input  logic                  cfg_nagle,         // hold a short segment while data is unacknowledged
   // from IPv4 RX / to the IP arbiter
   input  logic [DATA_W-1:0]     s_axis_tdata,
   input  logic [DATA_W/8-1:0]   s_axis_tkeep,
@@ -147,6 +150,7 @@ module toe_tcp
   output logic                  stat_bad_flags,
   output logic                  stat_app_errors,
   output logic                  stat_mss_clamped,
+  output logic                  stat_half_open_drops,
   output logic                  stat_alloc_fails,
   output logic                  stat_mem_errors,
   output logic                  stat_app_len_errors,   // tx_data frame length differed from tx_req
@@ -215,9 +219,11 @@ module toe_tcp
 
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
     .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_fin_wait_2_us, .cfg_keepalive_idle_us,
-    .cfg_keepalive_intvl_us, .cfg_keepalive_probes, .cfg_rto_init_us, .cfg_rto_min_us,
+    .cfg_keepalive_intvl_us, .cfg_keepalive_probes,
+    .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
+    .cfg_synrcvd_retries, .cfg_rto_init_us, .cfg_rto_min_us,
     .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
-    .cfg_rfc5961_rst, .cfg_rfc5961_syn,
+    .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
     .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
     .tab_req_valid, .tab_req_ready, .tab_req_op, .tab_req_remote_ip, .tab_req_remote_port,
@@ -239,7 +245,7 @@ module toe_tcp
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
-    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped,
+    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped, .stat_half_open_drops,
     .curr_estab
   );
 

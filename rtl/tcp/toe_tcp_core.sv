@@ -41,6 +41,8 @@ module toe_tcp_core
   input  logic [31:0]   cfg_rto_min_us,
   input  logic [31:0]   cfg_rto_max_us,
   input  logic [3:0]    cfg_max_retries,   // retransmissions before the connection is aborted
+  input  logic [3:0]    cfg_synrcvd_retries,  // SYN-ACK retransmissions before a half-open one is dropped
+  input  logic [SID_W:0] cfg_half_open_max,  // sessions SYN-RCVD may hold (SYN flood cap); 0: MAX_SESSIONS/4
   input  logic [31:0]   cfg_delack_us,
   input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
   input  logic [127:0]  cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4, toe_tcp_isn)
@@ -48,6 +50,7 @@ module toe_tcp_core
   input  logic          cfg_drop_synfin,   // drop SYN+FIN in LISTEN and SYN-SENT (else: a SYN)
   input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
   input  logic          cfg_rfc5961_syn,   // 1: challenge ACK for a SYN in a synchronized state
+  input  logic          cfg_nagle,         // 1: a short segment waits while data is unacknowledged
   // received segments (payload frames are steered by m_steer)
   input  logic          s_seg_valid,
   output logic          s_seg_ready,
@@ -137,6 +140,7 @@ module toe_tcp_core
   output logic          stat_bad_flags,      // SYN+FIN, or no ACK in a synchronized state
   output logic          stat_app_errors,     // refused reads, and requests for dead sessions
   output logic          stat_mss_clamped,    // a peer's MSS option below cfg_mss_min was raised to it
+  output logic          stat_half_open_drops,  // SYNs dropped because half-open sessions reached the cap
   output logic [SID_W:0] curr_estab
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
@@ -152,6 +156,7 @@ module toe_tcp_core
     logic [15:0] local_port;
     logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
     logic [15:0] snd_wnd;
+    logic [15:0] max_sndwnd; // largest window the peer has offered (sender SWS avoidance)
     logic [31:0] tx_app;     // end of TX ring bytes the app has been granted
     logic [31:0] tx_done;    // end of TX ring bytes written to memory
     logic [31:0] rcv_nxt;
@@ -183,6 +188,8 @@ module toe_tcp_core
   function automatic logic [2:0] open_fail_tag(input sess_t x);
     return x.active ? 3'(NOTIF_FAILED) : TAG_NONE;
   endfunction
+  // app data in the TX ring not sent yet (SND.NXT is past TX_DONE only by our FIN)
+  function automatic logic data_waiting(input sess_t x); return seq_lt(x.snd_nxt, x.tx_done); endfunction
   function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
   function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
   function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
@@ -330,7 +337,12 @@ module toe_tcp_core
   assign tab_req_remote_port = state_reg == ST_RELEASE ? rel_sess_reg.remote_port :
                                (ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port);
   assign tab_req_local_port = state_reg == ST_RELEASE ? rel_sess_reg.local_port : seg_reg.local_port;
-  assign tab_req_alloc = seg_syn_only;
+  // SYN flood cap: a new passive session only while fewer than the cap are half-open;
+  // above it the table is asked not to allocate, and the SYN is dropped (the peer retries)
+  logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
+  wire [SID_W:0] half_open_cap = cfg_half_open_max == '0 ? (SID_W+1)'(MAX_SESSIONS / 4) : cfg_half_open_max;
+  wire half_open_full = half_open_reg >= half_open_cap;
+  assign tab_req_alloc = seg_syn_only && !half_open_full;
   assign tab_req_session = SID_W'(sid_reg);
 
   // ---------------- the event step ----------------
@@ -344,7 +356,8 @@ module toe_tcp_core
   wire exec = state_reg == ST_EXEC;
   // the step writes the session back (not for segments and opens that found none)
   wire writes = exec && found_reg;
-  logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp;
+  logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
+        c_half_open;
 
   // What to send, decided during the step and built at its end (with the final window).
   typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
@@ -390,21 +403,23 @@ module toe_tcp_core
   endfunction
 
   // Receive-window right edge with receiver silly-window avoidance (RFC 1122 4.2.3.3):
-  // the edge moves only in steps of at least min(ring/2, MSS), and never back.
+  // the edge moves only in steps of at least min(ring/2, MSS), and never back; also out of
+  // a zero window (a window that opens by a few bytes invites a segment of a few bytes).
   function automatic logic [31:0] adv_edge(input sess_t x);
     logic [31:0] lim, edge_max, step;
     edge_max = x.rx_read + RING;
     lim = x.rcv_nxt + MAX_WIN;
     if (seq_lt(lim, edge_max)) edge_max = lim;
     step = umin(RING >> 1, 32'(x.mss));
-    if (seq_lt(x.rcv_adv, edge_max) && (edge_max - x.rcv_adv >= step || x.rcv_adv == x.rcv_nxt))
+    if (seq_lt(x.rcv_adv, edge_max) && edge_max - x.rcv_adv >= step)
       return edge_max;
     return x.rcv_adv;
   endfunction
 
   always_comb begin
     logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take;
-    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before;
+    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
+          sws_ok, sws_override;
     ns = s;
     send = SEND_NONE;
     // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
@@ -439,7 +454,8 @@ module toe_tcp_core
             rcv_wnd: 16'(pos(s.rcv_adv - s.rcv_nxt)), retries: s.retries, tmr_on: s.tmr_on,
             tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
     release_now = 1'b0;
-    {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp} = '0;
+    {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
+     c_half_open} = '0;
     stop = 1'b0;
     ack_now = 1'b0;
     try_send = 1'b0;
@@ -449,6 +465,7 @@ module toe_tcp_core
     wnd = pos(s.rcv_adv - s.rcv_nxt);
     avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; trimmed = 1'b0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
+    sws_ok = 1'b0; sws_override = 1'b0;
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -467,6 +484,7 @@ module toe_tcp_core
           ns.tx_app = isn + 1;
           ns.tx_done = isn + 1;
           ns.snd_wnd = g.window;
+          ns.max_sndwnd = g.window;
           ns.snd_wl1 = g.seq;
           ns.snd_wl2 = isn;
           ns.rcv_nxt = g.seq + 1;
@@ -489,6 +507,7 @@ module toe_tcp_core
             send = SEND_RST;
             send_seq = g.ack;
           end else if (g.flags[F_SYN] && g.flags[F_FIN]) c_badflags = 1'b1;
+          else if (seg_syn_only && half_open_full) c_half_open = 1'b1;
         end else if (!found_reg || s.state == FREE || s.state == CLOSED) begin
           // no connection: RST unless it is one (RFC 9293 3.10.7.1)
           if (!g.flags[F_RST]) begin
@@ -524,6 +543,7 @@ module toe_tcp_core
             ns.mss = peer_mss;
             c_mss_clamp = mss_clamp;
             ns.snd_wnd = g.window;
+            ns.max_sndwnd = g.window;
             ns.snd_wl1 = g.seq;
             ns.snd_wl2 = g.ack;
             if (g.flags[F_ACK]) begin
@@ -620,6 +640,7 @@ module toe_tcp_core
               if (s.snd_wnd == '0 || s.snd_una == s.snd_max) ns.retries = '0;
               if (seq_lt(s.snd_wl1, g.seq) || (s.snd_wl1 == g.seq && seq_le(s.snd_wl2, g.ack))) begin
                 ns.snd_wnd = g.window;
+                if (g.window > s.max_sndwnd) ns.max_sndwnd = g.window;
                 ns.snd_wl1 = g.seq;
                 ns.snd_wl2 = g.ack;
               end
@@ -835,7 +856,7 @@ module toe_tcp_core
             ns.state = CLOSED;
             ns.tmr_on = 1'b0;
           end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
-                       (s.snd_una != s.snd_max || s.tx_done != s.snd_nxt || (s.close_req && !s.fin_sent))) begin
+                       (s.snd_una != s.snd_max || data_waiting(s) || (s.close_req && !s.fin_sent))) begin
             // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
             // window (an ACK below it elicits its size), with backoff; what was in flight goes
             // again when it opens. Probes are not retransmissions: a peer that answers them
@@ -849,6 +870,11 @@ module toe_tcp_core
               ns.rto = umin(s.rto << 1, cfg_rto_max_us);
               ns.tmr_at = now_us + ns.rto;
             end
+          end else if (s.snd_una == s.snd_max && data_waiting(s)) begin
+            // data held back by sender SWS avoidance and nothing in flight: send what fits
+            sws_override = 1'b1;
+            try_send = 1'b1;
+            ns.tmr_on = 1'b0;
           end else if (s.snd_una == s.snd_max) begin
             // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
             if (s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) abort = 1'b1;
@@ -860,7 +886,7 @@ module toe_tcp_core
                 ns.tmr_at = now_us + cfg_keepalive_intvl_us;
               end
             end else ns.tmr_on = 1'b0;
-          end else if (s.retries >= cfg_max_retries) begin
+          end else if (s.retries >= (s.state == SYN_RCVD ? cfg_synrcvd_retries : cfg_max_retries)) begin
             ns.state = CLOSED;
             end_marker = 1'b1;
             end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
@@ -910,7 +936,18 @@ module toe_tcp_core
       n = umin(umin(32'(ns.mss), avail), usable);
       // nothing was in flight: a running timer is the idle or persist timer, not the RTO
       idle_before = ns.snd_una == ns.snd_max;
-      if (n != '0) begin
+      // sender silly-window avoidance (RFC 1122 4.2.3.4): a segment goes when it is full,
+      // when it empties the queue (with Nagle: and nothing is in flight), when it is at
+      // least half the largest window the peer offered, when the override timer fired, or
+      // when it is a retransmission
+      sws_ok = n == 32'(ns.mss) || (n == avail && (!cfg_nagle || ns.snd_nxt == ns.snd_una)) ||
+               n >= 32'(ns.max_sndwnd >> 1) || sws_override || seq_lt(ns.snd_nxt, ns.snd_max);
+      if (n != '0 && !sws_ok) begin
+        if (ns.snd_una == ns.snd_max && !ns.tmr_on) begin
+          ns.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
+          ns.tmr_at = now_us + ns.rto;
+        end
+      end else if (n != '0) begin
         send = SEND_DATA;
         send_seq = ns.snd_nxt;
         send_len = 16'(n);
@@ -948,7 +985,7 @@ module toe_tcp_core
         send_seq = ns.snd_nxt;
         ns.snd_nxt = ns.snd_nxt + 1;
       end else if ((avail != '0 || (ns.close_req && !ns.fin_sent)) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
-                   (!ns.tmr_on || !(s.snd_wnd == '0 && (s.tx_done != s.snd_nxt || s.close_req)))) begin
+                   (!ns.tmr_on || !(s.snd_wnd == '0 && (data_waiting(s) || s.close_req)))) begin
         ns.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
         ns.tmr_at = now_us + ns.rto;
       end
@@ -1109,18 +1146,23 @@ module toe_tcp_core
   // ---------------- counters and the established gauge ----------------
   always_ff @(posedge clk) begin
     {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
-     stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors, stat_mss_clamped} <=
+     stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors, stat_mss_clamped,
+     stat_half_open_drops} <=
       exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr,
-              c_mss_clamp} : '0;
+              c_mss_clamp, c_half_open} : '0;
     if (writes) begin
       if (!is_estab(s.state) && is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab + 1'b1;
       if (is_estab(s.state) && !is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab - 1'b1;
+      // half-open gauge (a new session's `s` is the stale record of its slot)
+      if (ns.state == SYN_RCVD && (new_reg || (ev_reg != EV_OPEN && s.state != SYN_RCVD))) half_open_reg <= half_open_reg + 1'b1;
+      if (s.state == SYN_RCVD && ns.state != SYN_RCVD && !(new_reg || ev_reg == EV_OPEN)) half_open_reg <= half_open_reg - 1'b1;
     end
     if (rst) begin
       {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
        stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors,
-       stat_mss_clamped} <= '0;
+       stat_mss_clamped, stat_half_open_drops} <= '0;
       curr_estab <= '0;
+      half_open_reg <= '0;
     end
   end
 endmodule
