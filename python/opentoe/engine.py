@@ -4,7 +4,7 @@ import subprocess
 from collections import deque
 from pathlib import Path
 
-from scapy.all import ARP, Ether
+from scapy.all import ARP, IP, TCP, Ether
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -337,6 +337,20 @@ class Engine:
         """Queue an Ethernet frame (scapy packet or bytes) for the engine's MAC RX."""
         raw = bytes(frame)
         self._cmd(f"inject {raw.hex()}")
+
+    def inject_tcp(self, sport, dport, flags, seq, ack=0, window=65535, payload=b""):
+        """Queue a TCP segment from the simulated peer (peer_ip:sport -> our ip:dport)."""
+        self.inject(Ether(dst=self.mac, src=self.peer_mac) / IP(src=self.peer_ip, dst=self.ip) /
+                    TCP(sport=sport, dport=dport, flags=flags, seq=seq, ack=ack, window=window) / payload)
+
+    def accept_from_peer(self, listener, sport, seq=1000, window=65535):
+        """A passive open by the simulated peer, segment by segment: its SYN (ISN `seq`), the
+        engine's SYN-ACK, its ACK. Returns (accepted Socket, the engine's ISN)."""
+        self.inject_tcp(sport, listener.port, "S", seq, window=window)
+        _, sa = self.recv_frame()
+        isn = sa[TCP].seq
+        self.inject_tcp(sport, listener.port, "A", seq + 1, ack=isn + 1, window=window)
+        return listener.accept(), isn
 
     def recv_frame(self, timeout_us=1_000_000):
         """The next non-ARP frame the engine sent, as (time_ns, scapy packet), or None."""

@@ -190,6 +190,10 @@ module toe_tcp_core
   endfunction
   // app data in the TX ring not sent yet (SND.NXT is past TX_DONE only by our FIN)
   function automatic logic data_waiting(input sess_t x); return seq_lt(x.snd_nxt, x.tx_done); endfunction
+  // something that needs peer window: data, or the FIN the app asked for and not yet sent
+  function automatic logic wants_window(input sess_t x);
+    return data_waiting(x) || (x.close_req && !x.fin_sent);
+  endfunction
   function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
   function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
   function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
@@ -332,10 +336,11 @@ module toe_tcp_core
                       (!seg_reg.flags[F_FIN] || !cfg_drop_synfin);
   assign tab_req_valid = state_reg == ST_LOOKUP || state_reg == ST_RELEASE;
   assign tab_req_op = state_reg == ST_RELEASE ? OP_RELEASE : (ev_reg == EV_OPEN ? OP_OPEN : OP_LOOKUP);
-  assign tab_req_remote_ip = state_reg == ST_RELEASE ? rel_sess_reg.remote_ip :
-                             (ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip);
-  assign tab_req_remote_port = state_reg == ST_RELEASE ? rel_sess_reg.remote_port :
-                               (ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port);
+  // the peer of the event: the app's open, or the segment
+  wire [31:0] ev_remote_ip = ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip;
+  wire [15:0] ev_remote_port = ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port;
+  assign tab_req_remote_ip = state_reg == ST_RELEASE ? rel_sess_reg.remote_ip : ev_remote_ip;
+  assign tab_req_remote_port = state_reg == ST_RELEASE ? rel_sess_reg.remote_port : ev_remote_port;
   assign tab_req_local_port = state_reg == ST_RELEASE ? rel_sess_reg.local_port : seg_reg.local_port;
   // SYN flood cap: a new passive session only while fewer than the cap are half-open;
   // above it the table is asked not to allocate, and the SYN is dropped (the peer retries)
@@ -374,8 +379,7 @@ module toe_tcp_core
     .clk, .rst, .now_us, .key(cfg_isn_key),
     .req_valid(state_reg == ST_ISN_REQ), .req_ready(isn_req_ready),
     .local_ip(cfg_local_ip), .local_port(ev_reg == EV_OPEN ? tab_lport_reg : seg_reg.local_port),
-    .remote_ip(ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip),
-    .remote_port(ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port),
+    .remote_ip(ev_remote_ip), .remote_port(ev_remote_port),
     .rsp_valid(isn_rsp_valid), .isn
   );
   // the peer's MSS: 536 without the option (RFC 9293 3.7.1), never below the floor (a tiny
@@ -856,7 +860,7 @@ module toe_tcp_core
             ns.state = CLOSED;
             ns.tmr_on = 1'b0;
           end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
-                       (s.snd_una != s.snd_max || data_waiting(s) || (s.close_req && !s.fin_sent))) begin
+                       (s.snd_una != s.snd_max || wants_window(s))) begin
             // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
             // window (an ACK below it elicits its size), with backoff; what was in flight goes
             // again when it opens. Probes are not retransmissions: a peer that answers them
@@ -887,12 +891,7 @@ module toe_tcp_core
               end
             end else ns.tmr_on = 1'b0;
           end else if (s.retries >= (s.state == SYN_RCVD ? cfg_synrcvd_retries : cfg_max_retries)) begin
-            ns.state = CLOSED;
-            end_marker = 1'b1;
-            end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-            if (s.state != SYN_SENT) send = SEND_RST;
-            c_fail = s.state == SYN_SENT || s.state == SYN_RCVD;
-            c_estab_rst = is_estab(s.state);
+            abort = 1'b1;
           end else begin
             c_retrans = 1'b1;
             ns.retries = s.retries + 1'b1;
@@ -918,13 +917,15 @@ module toe_tcp_core
       default: ;
     endcase
 
-    // ---- a timer gave up: the connection is aborted with RST ----
+    // ---- a timer gave up (retransmissions, probes, FIN-WAIT-2, keepalive): abort with RST,
+    // except a SYN never answered; an open that never got established is told as such ----
     if (abort) begin
-      send = SEND_RST;
+      if (s.state != SYN_SENT) send = SEND_RST;
       ns.state = CLOSED;
       ns.tmr_on = 1'b0;
       end_marker = 1'b1;
-      end_tag = 3'(NOTIF_RESET);
+      end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
+      c_fail = s.state == SYN_SENT || s.state == SYN_RCVD;
       c_estab_rst = is_estab(s.state);
     end
 
@@ -984,8 +985,8 @@ module toe_tcp_core
         send = SEND_FIN;             // FIN retransmission after going back
         send_seq = ns.snd_nxt;
         ns.snd_nxt = ns.snd_nxt + 1;
-      end else if ((avail != '0 || (ns.close_req && !ns.fin_sent)) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
-                   (!ns.tmr_on || !(s.snd_wnd == '0 && (data_waiting(s) || s.close_req)))) begin
+      end else if (wants_window(ns) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
+                   (!ns.tmr_on || !(s.snd_wnd == '0 && wants_window(s)))) begin
         ns.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
         ns.tmr_at = now_us + ns.rto;
       end
@@ -993,7 +994,7 @@ module toe_tcp_core
     // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
     // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
     if (ev_reg != EV_DBG && ((ns.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(ns.state) && cfg_keepalive_idle_us != '0)) &&
-        ns.snd_una == ns.snd_max && (ns.fin_sent || ns.tx_done == ns.snd_nxt) &&
+        ns.snd_una == ns.snd_max && !wants_window(ns) &&
         (!ns.tmr_on || (ns.state == FIN_WAIT_2 ? steer_accept : heard))) begin
       ns.tmr_on = 1'b1;
       ns.tmr_at = now_us + (ns.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);

@@ -3,20 +3,13 @@ nothing for hours); when TCP_KEEPALIVE_IDLE_US is set, an idle connection is pro
 <SEQ=SND.NXT-1> and no data, an answered probe restarts the idle time, and after
 TCP_KEEPALIVE_PROBES unanswered probes the connection is aborted (RST, app told RESET).
 The persist give-up and the FIN-WAIT-2 timeout are checked by scripts in conformance/scripts."""
-from scapy.all import IP, TCP, Ether
+from scapy.all import TCP
 
 from opentoe import Engine
 
 
 def accepted(e):
-    lst = e.listen(7)
-    e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-             TCP(sport=40000, dport=7, flags="S", seq=1000, window=65535))
-    _, sa = e.recv_frame()
-    isn = sa[TCP].seq
-    e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-             TCP(sport=40000, dport=7, flags="A", seq=1001, ack=isn + 1, window=65535))
-    return lst.accept(), isn
+    return e.accept_from_peer(e.listen(7), 40000)
 
 
 def test_keepalive_off_by_default():
@@ -37,8 +30,7 @@ def test_keepalive_probes_and_gives_up():
         t, probe = e.recv_frame(timeout_us=2 * idle)
         assert probe[TCP].flags == "A" and probe[TCP].seq == isn and len(probe[TCP].payload) == 0
         assert abs((t - t0) / 1000 - idle) < 0.01 * idle, (t - t0) / 1e9
-        e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                 TCP(sport=40000, dport=7, flags="A", seq=1001, ack=isn + 1, window=65535))
+        e.inject_tcp(40000, 7, "A", 1001, ack=isn + 1)
         t_ans = e.now_ns
         # answered: the next probe comes a full idle time later
         t, probe = e.recv_frame(timeout_us=2 * idle)
@@ -72,8 +64,7 @@ def test_keepalive_leaves_retransmission_alone():
         t2, again = e.recv_frame(timeout_us=3_000_000)
         assert len(again[TCP].payload) == 100 and again[TCP].seq == seg[TCP].seq
         assert 0.9e9 < t2 - t < 1.1e9, "retransmission at the initial RTO (1 s)"
-        e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                 TCP(sport=40000, dport=7, flags="A", seq=1001, ack=isn + 101, window=65535))
+        e.inject_tcp(40000, 7, "A", 1001, ack=isn + 101)
         t_ack = e.now_ns
         t3, probe = e.recv_frame(timeout_us=2 * idle)
         assert probe[TCP].seq == isn + 100 and len(probe[TCP].payload) == 0

@@ -6,7 +6,7 @@ when it comes again."""
 import random
 
 import pytest
-from scapy.all import IP, TCP, Ether
+from scapy.all import TCP
 
 from opentoe import Engine
 
@@ -15,11 +15,10 @@ from opentoe import Engine
 def test_straddling_segments_are_trimmed_byte_exact(data_w):
     rng = random.Random(10)
     with Engine(data_w=data_w) as e:
-        lst = e.listen(7)
+        s, isn = e.accept_from_peer(e.listen(7), 40000)
 
         def seg(seq, payload=b"", flags="PA"):
-            e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                     TCP(sport=40000, dport=7, flags=flags, seq=seq, ack=isn + 1, window=65535) / payload)
+            e.inject_tcp(40000, 7, flags, seq, ack=isn + 1, payload=payload)
             e.run(200)
 
         def last_ack():
@@ -27,12 +26,6 @@ def test_straddling_segments_are_trimmed_byte_exact(data_w):
             e.frames.clear()
             return frames[-1][TCP] if frames else None
 
-        e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                 TCP(sport=40000, dport=7, flags="S", seq=1000, window=65535))
-        _, sa = e.recv_frame()
-        isn = sa[TCP].seq
-        seg(1001, flags="A")
-        s = lst.accept()
         a, b = rng.randbytes(100), rng.randbytes(100)
         seg(1001, a)
         assert last_ack().ack == 1101

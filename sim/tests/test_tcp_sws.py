@@ -2,24 +2,18 @@
 (RFC 1122 4.2.3.3: the window opens only by min(ring/2, MSS) or more), and Nagle (RFC 896,
 CTRL bit 4): a short segment waits while data is unacknowledged. Sender SWS avoidance is
 checked by conformance/scripts/sender-sws-avoidance.pkt."""
-from scapy.all import IP, TCP, Ether
+from scapy.all import TCP
 
 from opentoe import Engine
 
 
-def connect(e, window=65535):
-    lst = e.listen(7)
-    e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-             TCP(sport=40000, dport=7, flags="S", seq=1000, window=window))
-    _, sa = e.recv_frame()
-    isn = sa[TCP].seq
+def connect(e):
+    s, isn = e.accept_from_peer(e.listen(7), 40000)
 
     def seg(seq, payload=b"", flags="PA", ack=0):
-        e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                 TCP(sport=40000, dport=7, flags=flags, seq=seq, ack=isn + 1 + ack, window=window) / payload)
+        e.inject_tcp(40000, 7, flags, seq, ack=isn + 1 + ack, payload=payload)
         e.run(200)
-    seg(1001, flags="A")
-    return lst.accept(), seg
+    return s, seg
 
 
 def test_zero_window_opens_by_a_full_step_only():

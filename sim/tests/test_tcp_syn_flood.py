@@ -4,30 +4,20 @@ SYNs beyond the cap are dropped and counted; SYN-RCVD gives up after its own sho
 limit (TCP_SYN_RCVD_RETRIES, default 2: SYN-ACKs at 0, 1 s and 3 s, RST at 7 s). An
 established connection keeps working during the flood, and a new one gets through once
 the flood's half-open sessions have been given up."""
-from scapy.all import IP, TCP, Ether
+from scapy.all import TCP
 
 from opentoe import Engine
-
-
-def syn(e, sport, seq=5000):
-    e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-             TCP(sport=sport, dport=7, flags="S", seq=seq, window=65535))
 
 
 def test_syn_flood_is_capped_and_given_up():
     with Engine() as e:
         lst = e.listen(7)
         # an established connection before the flood
-        syn(e, 30000, seq=1000)
-        _, sa = e.recv_frame()
-        isn = sa[TCP].seq
-        e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                 TCP(sport=30000, dport=7, flags="A", seq=1001, ack=isn + 1, window=65535))
-        s = lst.accept()
+        s, isn = e.accept_from_peer(lst, 30000)
         before = e.counters()
         # the flood: 60 SYNs from as many ports, never completed
         for p in range(60):
-            syn(e, 40000 + p)
+            e.inject_tcp(40000 + p, 7, "S", 5000)
         e.run(2000)
         synacks = [p for _, p in e.frames if p[TCP].flags == "SA"]
         e.frames.clear()
@@ -36,24 +26,21 @@ def test_syn_flood_is_capped_and_given_up():
         assert d.get("tcpHalfOpenDrops") == 56 and d.get("tcpPassiveOpens") == 4, d
         assert sum(1 for st in e.sessions().values() if st["state"] == "SYN_RCVD") == 4
         # the established connection still works
-        e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                 TCP(sport=30000, dport=7, flags="PA", seq=1001, ack=isn + 1, window=65535) / b"ping")
+        e.inject_tcp(30000, 7, "PA", 1001, ack=isn + 1, payload=b"ping")
         assert s.recv() == b"ping"
         # SYN-RCVD: two SYN-ACK retransmissions, then RST, and the sessions are free
         t0 = e.now_ns
         e.run(8_000_000)
-        kinds = [(round((t - t0) / 1e9), p[TCP].flags, p[TCP].sport == 7 and p[TCP].dport) for t, p in e.frames
-                 if p[TCP].dport != 30000]
         per_port = {}
         for t, p in e.frames:
             if p[TCP].dport != 30000:
                 per_port.setdefault(p[TCP].dport, []).append((str(p[TCP].flags), round((t - t0) / 1e9)))
         e.frames.clear()
-        assert len(per_port) == 4, kinds
+        assert len(per_port) == 4, per_port
         for port, seq in per_port.items():
             assert seq == [("SA", 1), ("SA", 3), ("R", 7)], (port, seq)
         assert not any(st["state"] == "SYN_RCVD" for st in e.sessions().values())
         # a new connection gets through
-        syn(e, 31000, seq=9000)
+        e.inject_tcp(31000, 7, "S", 9000)
         _, sa = e.recv_frame()
         assert sa[TCP].flags == "SA" and sa[TCP].dport == 31000

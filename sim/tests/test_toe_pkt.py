@@ -178,8 +178,7 @@ def test_isn_is_rfc6528_siphash_of_the_whole_tuple():
         with Engine(regs=regs) as e:
             e.listen(7)
             for sport in (40000, 40001, 65535):
-                e.inject(Ether(dst=e.mac, src=e.peer_mac) / IP(src=e.peer_ip, dst=e.ip) /
-                         TCP(sport=sport, dport=7, flags="S", seq=100))
+                e.inject_tcp(sport, 7, "S", 100)
                 t_sa, sa = e.recv_frame()
                 f = isn_hash(key, ip2int(e.ip), 7, ip2int(e.peer_ip), sport)
                 m = (sa[TCP].seq - f) % 2**32
