@@ -100,7 +100,7 @@ COUNTERS = [
     ("tcpRetransSegs",       "Segments retransmitted after a timeout"),
     ("tcpInErrs",            "Bad checksum, too short, bad data offset or malformed options; dropped"),
     ("tcpOutRsts",           "Segments sent with RST"),
-    ("tcpInWindowDrops",     "Unacceptable segments (outside the window, out of order, acking unsent data); answered with an ACK"),
+    ("tcpInWindowDrops",     "Unacceptable segments (outside the window, acking unsent data) and out-of-order ones not stored (a second gap, a duplicate, a FIN ahead); answered with an ACK"),
     ("tcpChallengeAcks",     "RFC 5961 challenge ACKs (in-window RST not at RCV.NXT, SYN in a synchronized state)"),
     ("tcpInBadFlags",        "SYN with FIN, or no ACK in a synchronized state; dropped"),
     ("tcpInOverflows",       "Segments dropped because the TCP checksum FIFO was full"),
@@ -109,6 +109,7 @@ COUNTERS = [
     ("tcpAppLenErrors",      "tx_data frames whose length differed from their accepted tx_req"),
     ("tcpHalfOpenDrops",     "SYNs dropped because half-open sessions reached TCP_HALF_OPEN_MAX"),
     ("tcpMssClamped",        "Connections whose peer announced an MSS below TCP_MSS_MIN (raised to it)"),
+    ("tcpOutOfOrderSegs",    "Segments stored ahead of RCV.NXT in the one out-of-order interval per session (they join the stream when the gap fills)"),
     ("memErrors",            "AXI4 memory responses that were not OKAY"),
 ]
 

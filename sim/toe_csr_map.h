@@ -122,7 +122,8 @@ constexpr const char* COUNTER_NAMES[] = {
     "tcpAppLenErrors",
     "tcpHalfOpenDrops",
     "tcpMssClamped",
+    "tcpOutOfOrderSegs",
     "memErrors",
 };
-constexpr unsigned N_COUNTERS = 56;
+constexpr unsigned N_COUNTERS = 57;
 }  // namespace toe_csr

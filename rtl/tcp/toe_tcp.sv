@@ -151,6 +151,7 @@ module toe_tcp
   output logic                  stat_app_errors,
   output logic                  stat_mss_clamped,
   output logic                  stat_half_open_drops,
+  output logic                  stat_out_of_order,     // segments stored ahead of RCV.NXT
   output logic                  stat_alloc_fails,
   output logic                  stat_mem_errors,
   output logic                  stat_app_len_errors,   // tx_data frame length differed from tx_req
@@ -245,7 +246,7 @@ module toe_tcp
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
-    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped, .stat_half_open_drops,
+    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped, .stat_half_open_drops, .stat_out_of_order,
     .curr_estab
   );
 

@@ -141,6 +141,7 @@ module toe_tcp_core
   output logic          stat_app_errors,     // refused reads, and requests for dead sessions
   output logic          stat_mss_clamped,    // a peer's MSS option below cfg_mss_min was raised to it
   output logic          stat_half_open_drops,  // SYNs dropped because half-open sessions reached the cap
+  output logic          stat_out_of_order,   // segments stored ahead of RCV.NXT (joined when the gap fills)
   output logic [SID_W:0] curr_estab
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
@@ -178,6 +179,8 @@ module toe_tcp_core
     logic        end_told;   // the app has taken the final notification (id may be freed)
     logic        active;     // opened by the app (its failure is NOTIF_FAILED, also via SYN-RCVD)
     logic        orderly;    // ended in order (CLOSED): notified data stays readable until read
+    logic        ooo_on;     // bytes ooo_start .. ooo_end-1 (ahead of RCV.NXT) are stored in the
+    logic [31:0] ooo_start, ooo_end;   // ring: the one out-of-order interval
   } sess_t;
 
   function automatic logic is_estab(input tcp_state_e s);
@@ -362,7 +365,7 @@ module toe_tcp_core
   // the step writes the session back (not for segments and opens that found none)
   wire writes = exec && found_reg;
   logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
-        c_half_open;
+        c_half_open, c_ooo;
 
   // What to send, decided during the step and built at its end (with the final window).
   typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
@@ -421,8 +424,8 @@ module toe_tcp_core
   endfunction
 
   always_comb begin
-    logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take;
-    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
+    logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end;
+    logic acceptable, stop, ack_now, ooo_store, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
           sws_ok, sws_override;
     ns = s;
     send = SEND_NONE;
@@ -438,13 +441,13 @@ module toe_tcp_core
     do_rxw = 1'b0;
     do_rxw2 = 1'b0;
     rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-            offset: g.seq, length: '0, skip: '0};
+            offset: g.seq, length: '0, skip: '0, reassembled: '0};
     do_rd = 1'b0;
     rdj = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-            offset: s.rx_req, length: 17'(rdq_reg.length), skip: '0};
+            offset: s.rx_req, length: 17'(rdq_reg.length), skip: '0, reassembled: '0};
     do_txw = 1'b0;
     txw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b1, RING_BYTES),
-            offset: s.tx_app, length: 17'(txq_reg.length), skip: '0};
+            offset: s.tx_app, length: 17'(txq_reg.length), skip: '0, reassembled: '0};
     do_steer = 1'b0;
     steer_accept = 1'b0;
     do_txrsp = 1'b0;
@@ -459,7 +462,7 @@ module toe_tcp_core
             tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
     release_now = 1'b0;
     {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
-     c_half_open} = '0;
+     c_half_open, c_ooo} = '0;
     stop = 1'b0;
     ack_now = 1'b0;
     try_send = 1'b0;
@@ -467,7 +470,8 @@ module toe_tcp_core
     end_tag = TAG_NONE;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
-    avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; trimmed = 1'b0;
+    avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
+    ooo_store = 1'b0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
     sws_ok = 1'b0; sws_override = 1'b0;
 
@@ -679,7 +683,7 @@ module toe_tcp_core
               if (ns.state == ESTABLISHED || ns.state == FIN_WAIT_1 || ns.state == FIN_WAIT_2) begin
                 // RFC 9293 3.10.7.4: only the new part of a segment that straddles RCV.NXT
                 // is taken, and only what fits the window (the ring writer drops the head
-                // and cuts the tail); a segment that starts past RCV.NXT is dropped
+                // and cuts the tail)
                 head = s.rcv_nxt - g.seq;
                 if (seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, g.seq + 32'(g.length)) && wnd != '0) begin
                   take = umin(32'(g.length) - head, wnd);
@@ -687,10 +691,20 @@ module toe_tcp_core
                   do_rxw = 1'b1;
                   rxw.offset = s.rcv_nxt;
                   rxw.skip = 16'(head);
-                  rxw.length = 17'(take);
-                  ns.rcv_nxt = s.rcv_nxt + take;
-                  data_end = ns.rcv_nxt;
                   trimmed = head != '0 || take != 32'(g.length);
+                  if (s.ooo_on && seq_le(s.ooo_start, s.rcv_nxt + take)) begin
+                    // it reaches the stored interval: stored up to it (the first copy of a
+                    // byte wins) and the interval joins the stream; ACK at once (RFC 5681 4.2)
+                    rxw.length = 17'(s.ooo_start - s.rcv_nxt);
+                    rxw.reassembled = 16'(s.ooo_end - s.ooo_start);
+                    ns.rcv_nxt = s.ooo_end;
+                    ns.ooo_on = 1'b0;
+                    trimmed = 1'b1;
+                  end else begin
+                    rxw.length = 17'(take);
+                    ns.rcv_nxt = s.rcv_nxt + take;
+                  end
+                  data_end = ns.rcv_nxt;
                   if (s.dack_one || g.flags[F_PSH] || take < 32'(ns.mss) || trimmed) ack_now = 1'b1;
                   else begin
                     ns.dack_one = 1'b1;
@@ -700,8 +714,35 @@ module toe_tcp_core
                     end
                   end
                 end else begin
-                  ack_now = 1'b1;    // out of order or past the window: dropped, duplicate ACK
-                  c_wdrop = 1'b1;
+                  // ahead of RCV.NXT (acceptable, so inside the window): stored in place if
+                  // it starts the one out-of-order interval, extends it to the right or
+                  // adjoins it on the left; a duplicate ACK tells the peer of the gap
+                  // (RFC 5681 4.2). A second gap, a duplicate or a FIN ahead is dropped.
+                  ack_now = 1'b1;
+                  take = umin(32'(g.length), wnd - (g.seq - s.rcv_nxt));
+                  seg_end = g.seq + take;
+                  ooo_store = 1'b1;
+                  if (g.flags[F_FIN] || !seq_lt(s.rcv_nxt, g.seq) || g.seq - s.rcv_nxt >= wnd) ooo_store = 1'b0;
+                  else if (!s.ooo_on) begin
+                    rxw.length = 17'(take);
+                    ns.ooo_start = g.seq;
+                    ns.ooo_end = seg_end;
+                  end else if (seq_le(s.ooo_start, g.seq) && seq_le(g.seq, s.ooo_end) && seq_lt(s.ooo_end, seg_end)) begin
+                    rxw.offset = s.ooo_end;
+                    rxw.skip = 16'(s.ooo_end - g.seq);
+                    rxw.length = 17'(seg_end - s.ooo_end);
+                    ns.ooo_end = seg_end;
+                  end else if (seq_lt(g.seq, s.ooo_start) && seq_le(s.ooo_start, seg_end)) begin
+                    rxw.length = 17'(s.ooo_start - g.seq);
+                    ns.ooo_start = g.seq;
+                  end else ooo_store = 1'b0;
+                  if (ooo_store) begin
+                    steer_accept = 1'b1;
+                    do_rxw = 1'b1;
+                    rxw.tag = TAG_NONE;     // not in the stream yet: its completion tells nobody
+                    ns.ooo_on = 1'b1;
+                    c_ooo = 1'b1;
+                  end else c_wdrop = 1'b1;
                 end
               end
             end
@@ -819,11 +860,15 @@ module toe_tcp_core
       // ---- completions ----
       EV_RXW_DONE: begin
         if (done_reg.length != '0) begin
-          ns.rx_done = s.rx_done + 32'(done_reg.length);
-          // data ahead of an orderly end (e.g. with the FIN in FIN-WAIT) is still told
-          if (!s.ended || s.orderly) begin
-            do_notif = 1'b1;
-            nt.length = 16'(done_reg.length);
+          // bytes stored out of order (TAG_NONE) join the stream with a later job that
+          // carries them as `reassembled`
+          if (done_reg.tag != TAG_NONE) begin
+            ns.rx_done = s.rx_done + 32'(done_reg.length) + 32'(done_reg.reassembled);
+            // data ahead of an orderly end (e.g. with the FIN in FIN-WAIT) is still told
+            if (!s.ended || s.orderly) begin
+              do_notif = 1'b1;
+              nt.length = 16'(32'(done_reg.length) + 32'(done_reg.reassembled));
+            end
           end
         end else begin
           if (done_reg.tag != TAG_NONE) begin
@@ -1148,9 +1193,9 @@ module toe_tcp_core
   always_ff @(posedge clk) begin
     {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
      stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors, stat_mss_clamped,
-     stat_half_open_drops} <=
+     stat_half_open_drops, stat_out_of_order} <=
       exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr,
-              c_mss_clamp, c_half_open} : '0;
+              c_mss_clamp, c_half_open, c_ooo} : '0;
     if (writes) begin
       if (!is_estab(s.state) && is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab + 1'b1;
       if (is_estab(s.state) && !is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab - 1'b1;
@@ -1161,7 +1206,7 @@ module toe_tcp_core
     if (rst) begin
       {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
        stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors,
-       stat_mss_clamped, stat_half_open_drops} <= '0;
+       stat_mss_clamped, stat_half_open_drops, stat_out_of_order} <= '0;
       curr_estab <= '0;
       half_open_reg <= '0;
     end

@@ -156,6 +156,8 @@ package toe_tcp_pkg;
     logic [16:0] length;     // 0 = a marker: completes in order, moves no data
     logic [15:0] skip;       // writers: leading stream bytes not stored (the part of a
                              // segment below RCV.NXT); offset is where byte `skip` goes
+    logic [15:0] reassembled; // RX writer: bytes stored earlier out of order that join
+                             // the stream with this job (passed through to the completion)
   } tcp_ring_job_t;
   localparam int unsigned TCP_RING_JOB_W = $bits(tcp_ring_job_t);
 

@@ -52,7 +52,7 @@ module toe_tcp_tx_engine
   assign m_rd_job_valid = s_cmd_valid && needs_read && pend_ready;
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
                       base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
-                      offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0};
+                      offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
   toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(CMD_AHEAD)) u_pending (
     .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && s_cmd_ready), .s_ready(pend_ready),
     .commit(1'b0), .rewind(1'b0), .m_data(pend), .m_valid(pend_valid), .m_ready(pend_pop),

@@ -17,15 +17,6 @@ SIZE = 256 * 1024
 LIMIT_S = 150            # per transfer; a stall past it fails the profile
 PROFILES = [f"{d}:{p}" for d in ("rx", "tx")
             for p in ("loss=1%", "loss=5%", "reorder=25%:1ms", "dup=5%", "corrupt=1%")]
-# 25 % of Linux's segments held back 1 ms: the engine drops every segment that overtakes
-# one (no out-of-order queue), Linux, seeing reordering, stops fast-retransmitting, and
-# without timestamps (RFC 7323) Karn's rule leaves it no RTT sample after a go-back-N
-# recovery, so its RTO doubles without end: the echo stalls past any limit. Needs the
-# out-of-order queue or timestamps; not run, as it only waits out its limit.
-NOT_YET = {"rx:reorder=25%:1ms": "needs an out-of-order queue or RFC 7323 timestamps "
-                                 "(Linux's RTO backs off without end)"}
-PROFILES = [pytest.param(p, marks=pytest.mark.xfail(reason=NOT_YET[p], run=False)) if p in NOT_YET else p
-            for p in PROFILES]
 
 
 @pytest.mark.parametrize("profile", PROFILES)
