@@ -29,7 +29,7 @@ RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_axi_mem.sv sim/toe_sim_top.sv
 build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_impair.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
-	  --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
+	  --assert --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
 	  -CFLAGS "-O2 -DTOE_DATA_W=$(SIM_DATA_W) -I$(CURDIR)/sim" \
 	  $(RTL_FILES) sim/toe_sim.cpp > build/toe-sim-$(SIM_DATA_W).log 2>&1 \
@@ -38,12 +38,13 @@ build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h si
 	@echo "built $@"
 
 # toe-harness: the engine with its application APIs driven over a pipe, in virtual time
-# (sim/opentoe, toe-pkt). 16 sessions keep the timer look-ups of a clock jump short.
+# (sim/opentoe, toe-pkt), with the RTL's assertions. 16 sessions keep the timer look-ups of a
+# clock jump short.
 HARNESS_SESSIONS ?= 16
 build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
-	  --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
+	  --assert --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
 	  -Mdir build/toe-harness-obj-$* -o toe-harness \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
 	  -CFLAGS "-O2 -DTOE_DATA_W=$* -DTOE_MAX_SESSIONS=$(HARNESS_SESSIONS) -I$(CURDIR)/sim" \

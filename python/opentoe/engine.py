@@ -1,6 +1,7 @@
 """The engine object and its sockets. See the package docstring and docs/python.md."""
 import importlib.util
 import subprocess
+import tempfile
 from collections import deque
 from pathlib import Path
 
@@ -189,8 +190,10 @@ class Engine:
         binary = Path(binary) if binary else ROOT / "build" / f"toe-harness-{data_w}"
         if build:
             build_harness(data_w)
+        self._stderr = tempfile.TemporaryFile(mode="w+")     # kept for the error of a crash
+        self._sim_output = deque(maxlen=4)                    # likewise
         self.proc = subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     stderr=self._stderr, text=True, bufsize=1)
         hello = self.proc.stdout.readline().split()
         if not hello or hello[0] != "ok":
             raise EngineError(f"toe-harness did not start: {hello}")
@@ -224,7 +227,9 @@ class Engine:
         while True:
             out = self.proc.stdout.readline()
             if not out:
-                raise EngineError(f"toe-harness exited (command: {line[:80]})")
+                self._stderr.seek(0)
+                why = " | ".join(list(self._sim_output) + self._stderr.read().strip().splitlines()[-3:])
+                raise EngineError(f"toe-harness exited (command: {line[:80]}): {why}")
             parts = out.split()
             if parts[0] == "ok":
                 return parts[1:]
@@ -295,6 +300,8 @@ class Engine:
                     del self.sockets[sid]
         elif kind == "udp_rx":
             self.udp_rx.append((int2ip(int(p[1])), int(p[2]), int(p[3]), bytes.fromhex(p[4]) if p[4] != "-" else b""))
+        else:                              # the simulator's own output (e.g. a failed assertion)
+            self._sim_output.append(" ".join(p))
 
     def close(self):
         if self.proc.poll() is None:

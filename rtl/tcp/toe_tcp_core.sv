@@ -1211,4 +1211,19 @@ module toe_tcp_core
       half_open_reg <= '0;
     end
   end
+`ifndef SYNTHESIS
+  // Invariants of every record the core writes back (a new session's `s` is stale, `ns` not).
+  always @(posedge clk) if (!rst && writes && ns.state != FREE && ns.state != CLOSED) begin
+    assert (seq_le(ns.snd_una, ns.snd_nxt) && seq_le(ns.snd_nxt, ns.snd_max))
+      else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", sid_reg);
+    // the out-of-order interval is non-empty, lies ahead of RCV.NXT and inside the ring
+    assert (!ns.ooo_on || (seq_lt(ns.rcv_nxt, ns.ooo_start) && seq_lt(ns.ooo_start, ns.ooo_end) &&
+                           ns.ooo_end - ns.rcv_nxt <= RING))
+      else $error("toe_tcp_core: session %0d out-of-order interval outside (RCV.NXT, RCV.NXT+ring]", sid_reg);
+  end
+  // the advertised right edge never moves left within a connection
+  always @(posedge clk) if (!rst && writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(ns.state))
+    assert (seq_le(s.rcv_adv, ns.rcv_adv))
+      else $error("toe_tcp_core: session %0d advertised right edge moved left", sid_reg);
+`endif
 endmodule
