@@ -51,6 +51,7 @@ def toe_sim_namespace(width, *toe_sim_args):
         assert "ready" in proc.stdout.readline()
         sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{HOST_IP}/24", "dev", "tap0")
         sh("ip", "netns", "exec", ns, "ip", "link", "set", "tap0", "up")
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")   # local sockets work
         time.sleep(0.3)
         yield ns, proc
     finally:
