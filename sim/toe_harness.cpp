@@ -10,6 +10,11 @@
 // clock to the earliest deadline (or to the end of the run), so a 60 s TIME-WAIT costs a
 // few thousand cycles. The same command sequence always gives the same cycles.
 //
+// Real time (--tap IFNAME): MAC TX goes to a Linux TAP device and its frames come to MAC
+// RX, the engine's clock follows the wall clock (WallClock, toe_tap.h), the engine runs
+// between commands too, and `run US` lets US microseconds of wall time pass. Frames are
+// then not reported as events.
+//
 // Protocol: one command per line; each answer is zero or more event lines and then one
 // line `ok ...` or `err REASON`. Numbers are decimal, byte strings hex ('-' = empty).
 //   inject HEX                     queue an Ethernet frame (no FCS) for MAC RX
@@ -42,6 +47,7 @@
 
 #include "toe_csr_map.h"
 #include "toe_sim_model.h"
+#include "toe_tap.h"
 
 namespace {
 
@@ -126,10 +132,18 @@ class Harness {
     // One clock cycle: drive every channel, sample handshakes, step, collect outputs.
     void cycle() {
         auto& t = sim_;
-        // virtual time: one tick per microsecond of simulated time
-        vt_ns_ += CYCLE_NS;
-        t->tick_us = ticks_ < uint64_t(vt_ns_ / 1000.0);
-        if (t->tick_us) ++ticks_;
+        if (tap_ >= 0) {
+            // real time: the engine's clock follows the wall clock; frames from Linux
+            uint64_t now_us = wall_.now_us();
+            vt_ns_ = double(now_us) * 1000.0;
+            t->tick_us = wall_.tick(now_us, [&](uint32_t us) { sim_.jump_tcp_clock_us(us); });
+            if ((t.cycles() & 63) == 0) from_tap(0);
+        } else {
+            // virtual time: one tick per microsecond of simulated time
+            vt_ns_ += CYCLE_NS;
+            t->tick_us = ticks_ < uint64_t(vt_ns_ / 1000.0);
+            if (t->tick_us) ++ticks_;
+        }
 
         // MAC RX, no faster than the wire
         mac_rx_.drive(*t.operator->(), t.cycles());
@@ -214,7 +228,8 @@ class Harness {
             for (int i = 0; i < W; ++i)
                 if (keep_bit(t->m_mac_tx_axis_tkeep, i)) mac_tx_.push_back(get_byte(t->m_mac_tx_axis_tdata, i));
             if (t->m_mac_tx_axis_tlast) {
-                event("frame " + std::to_string(uint64_t(vt_ns_)) + " " + hex(mac_tx_));
+                if (tap_ >= 0) tap_lost_ += !write_frame(tap_, mac_tx_);
+                else event("frame " + std::to_string(uint64_t(vt_ns_)) + " " + hex(mac_tx_));
                 mac_tx_.clear();
             }
         }
@@ -312,8 +327,18 @@ class Harness {
     }
 
     // Let `us` microseconds of virtual time pass, or less if stop_at_event and an event
-    // comes. Jumps the clock over idle stretches.
+    // comes. Jumps the clock over idle stretches. In real time: `us` of wall time, and
+    // idle stretches wait for a frame from Linux instead.
     void run(uint64_t us, bool stop_at_event, unsigned max_sessions) {
+        if (tap_ >= 0) {
+            uint64_t end_us = wall_.now_us() + us;
+            while (wall_.now_us() < end_us) {
+                cycle();
+                if (stop_at_event && !events_.empty()) return;
+                idle_wait();
+            }
+            return;
+        }
         double end_ns = vt_ns_ + double(us) * 1000.0;
         while (vt_ns_ < end_ns) {
             cycle();
@@ -336,6 +361,17 @@ class Harness {
         vt_ns_ += double(j) * 1000.0;
     }
 
+    // Real time: MAC TX goes to the TAP device `fd`, frames from it go to MAC RX.
+    void use_tap(int fd) { tap_ = fd; }
+    bool real_time() const { return tap_ >= 0; }
+    uint64_t tap_lost() const { return tap_lost_; }
+    // Real time, engine idle: sleep in poll() until a frame comes (at most 1 ms).
+    void idle_wait() {
+        if (quiet_ < IDLE_CYCLES) return;
+        from_tap(1);
+        quiet_ = 0;
+    }
+
     std::deque<std::string>& events() { return events_; }
     double now_ns() const { return vt_ns_; }
 
@@ -355,8 +391,14 @@ class Harness {
         return s;
     }
     void event(std::string e) { events_.push_back(std::move(e)); }
+    void from_tap(int timeout_ms) {
+        read_frames(tap_, timeout_ms, [&](std::vector<uint8_t> f) { mac_rx_.push(std::move(f)); });
+    }
 
     Sim sim_;
+    int tap_ = -1;
+    WallClock wall_;
+    uint64_t tap_lost_ = 0;
     double vt_ns_ = 0;
     uint64_t ticks_ = 0;
     unsigned quiet_ = 0;
@@ -372,63 +414,114 @@ class Harness {
     bool dbg_done_ = false;
 };
 
+// Lines from stdin without blocking the engine: fill() reads what is there (waiting up to
+// timeout_ms, -1 = until something comes; false at the end of input), pop() takes one
+// complete line.
+class LineReader {
+  public:
+    bool fill(int timeout_ms) {
+        pollfd p{0, POLLIN, 0};
+        if (poll(&p, 1, timeout_ms) <= 0) return true;
+        char buf[65536];
+        ssize_t n = read(0, buf, sizeof buf);
+        if (n <= 0) return false;
+        buf_.append(buf, size_t(n));
+        return true;
+    }
+    bool pop(std::string& line) {
+        size_t nl = buf_.find('\n');
+        if (nl == std::string::npos) return false;
+        line = buf_.substr(0, nl);
+        buf_.erase(0, nl + 1);
+        return true;
+    }
+
+  private:
+    std::string buf_;
+};
+
+// One command line; prints its answer. False for `quit`.
+bool handle(Harness& h, const std::string& line, unsigned max_sessions) {
+    std::istringstream in(line);
+    std::string cmd;
+    in >> cmd;
+    uint64_t a = 0, b = 0, c = 0;
+    std::string s;
+    try {
+        if (cmd == "inject") { in >> s; h.inject(unhex(s)); std::cout << "ok\n"; }
+        else if (cmd == "run") {
+            in >> a >> b;
+            h.run(a, b != 0, max_sessions);
+            for (auto& e : h.events()) std::cout << e << '\n';
+            h.events().clear();
+            std::cout << "ok " << uint64_t(h.now_ns()) << '\n';
+        }
+        else if (cmd == "listen") { in >> a >> b; h.listen(a, b); std::cout << "ok\n"; }
+        else if (cmd == "udp_listen") { in >> a >> b; h.udp_listen(a, b); std::cout << "ok\n"; }
+        else if (cmd == "open") { in >> a >> b; h.open(a, b); std::cout << "ok\n"; }
+        else if (cmd == "close") { in >> a >> b; h.close(a, b); std::cout << "ok\n"; }
+        else if (cmd == "read") { in >> a >> b; h.read(a, b); std::cout << "ok\n"; }
+        else if (cmd == "send") { in >> a >> s; h.send(a, unhex(s)); std::cout << "ok\n"; }
+        else if (cmd == "udp_send") { in >> a >> b >> c >> s; h.udp_send(a, b, c, unhex(s)); std::cout << "ok\n"; }
+        else if (cmd == "csr_read") {
+            in >> a;
+            uint32_t v = h.sim().csr_read(uint32_t(a), [&] { h.cycle(); });
+            std::cout << "ok " << v << '\n';
+        }
+        else if (cmd == "csr_write") { in >> a >> b; h.sim().csr_write(uint32_t(a), uint32_t(b), [&] { h.cycle(); }); std::cout << "ok\n"; }
+        else if (cmd == "state") {
+            in >> a;
+            DbgSnapshot f;
+            if (a >= max_sessions || !h.state(a, f)) std::cout << "err no such session or no answer\n";
+            else {
+                std::cout << "ok";
+                for (uint64_t x : f) std::cout << ' ' << x;
+                std::cout << '\n';
+            }
+        }
+        else if (cmd == "time") std::cout << "ok " << uint64_t(h.now_ns()) << ' ' << h.sim().cycles() << '\n';
+        else if (cmd == "quit") { std::cout << "ok\n" << std::flush; return false; }
+        else std::cout << "err unknown command '" << cmd << "'\n";
+    } catch (const std::exception& e) {
+        std::cout << "err " << e.what() << '\n';
+    }
+    std::cout << std::flush;
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     Verilated::commandArgs(argc, argv);
     unsigned max_sessions = TOE_MAX_SESSIONS;
     Harness h;
-    std::ios::sync_with_stdio(false);
-    std::string line;
-    auto flush_events = [&] {
-        for (auto& e : h.events()) std::cout << e << '\n';
-        h.events().clear();
-    };
-    std::cout << "ok toe-harness DATA_W=" << TOE_DATA_W << " MAX_SESSIONS=" << max_sessions << std::endl;
-    while (std::getline(std::cin, line)) {
-        std::istringstream in(line);
-        std::string cmd;
-        in >> cmd;
-        uint64_t a = 0, b = 0, c = 0;
-        std::string s;
-        try {
-            if (cmd == "inject") { in >> s; h.inject(unhex(s)); std::cout << "ok\n"; }
-            else if (cmd == "run") {
-                in >> a >> b;
-                h.run(a, b != 0, max_sessions);
-                flush_events();
-                std::cout << "ok " << uint64_t(h.now_ns()) << '\n';
-            }
-            else if (cmd == "listen") { in >> a >> b; h.listen(a, b); std::cout << "ok\n"; }
-            else if (cmd == "udp_listen") { in >> a >> b; h.udp_listen(a, b); std::cout << "ok\n"; }
-            else if (cmd == "open") { in >> a >> b; h.open(a, b); std::cout << "ok\n"; }
-            else if (cmd == "close") { in >> a >> b; h.close(a, b); std::cout << "ok\n"; }
-            else if (cmd == "read") { in >> a >> b; h.read(a, b); std::cout << "ok\n"; }
-            else if (cmd == "send") { in >> a >> s; h.send(a, unhex(s)); std::cout << "ok\n"; }
-            else if (cmd == "udp_send") { in >> a >> b >> c >> s; h.udp_send(a, b, c, unhex(s)); std::cout << "ok\n"; }
-            else if (cmd == "csr_read") {
-                in >> a;
-                uint32_t v = h.sim().csr_read(uint32_t(a), [&] { h.cycle(); });
-                std::cout << "ok " << v << '\n';
-            }
-            else if (cmd == "csr_write") { in >> a >> b; h.sim().csr_write(uint32_t(a), uint32_t(b), [&] { h.cycle(); }); std::cout << "ok\n"; }
-            else if (cmd == "state") {
-                in >> a;
-                DbgSnapshot f;
-                if (a >= max_sessions || !h.state(a, f)) std::cout << "err no such session or no answer\n";
-                else {
-                    std::cout << "ok";
-                    for (uint64_t x : f) std::cout << ' ' << x;
-                    std::cout << '\n';
-                }
-            }
-            else if (cmd == "time") std::cout << "ok " << uint64_t(h.now_ns()) << ' ' << h.sim().cycles() << '\n';
-            else if (cmd == "quit") { std::cout << "ok\n" << std::flush; break; }
-            else std::cout << "err unknown command '" << cmd << "'\n";
-        } catch (const std::exception& e) {
-            std::cout << "err " << e.what() << '\n';
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--tap" && i + 1 < argc) h.use_tap(open_tap(argv[++i]));
+        else if (argv[i][0] != '+') {
+            std::fprintf(stderr, "usage: toe-harness [--tap IFNAME]\n");
+            return 2;
         }
-        std::cout << std::flush;
     }
+    std::ios::sync_with_stdio(false);
+    std::cout << "ok toe-harness DATA_W=" << TOE_DATA_W << " MAX_SESSIONS=" << max_sessions
+              << (h.real_time() ? " real-time" : "") << std::endl;
+    LineReader reader;
+    std::string line;
+    while (true) {
+        if (reader.pop(line)) {
+            if (!handle(h, line, max_sessions)) break;
+            continue;
+        }
+        if (!h.real_time()) {               // virtual time stands still between commands
+            if (!reader.fill(-1)) break;
+            continue;
+        }
+        // real time: the engine runs between commands too (ARP, ACKs, timers)
+        h.cycle();
+        if ((h.sim().cycles() & 63) == 0 && !reader.fill(0)) break;
+        h.idle_wait();
+    }
+    if (h.real_time() && h.tap_lost())
+        std::fprintf(stderr, "toe-harness: %llu frames not taken by the TAP\n", (unsigned long long)h.tap_lost());
     return 0;
 }

@@ -4,15 +4,8 @@
 // are its peers. Engine time (tick_us) follows wall-clock time; frames from Linux enter
 // no faster than the wire (10G at 64 bits, 100G at 512 bits, with IFG). Runs until SIGINT
 // or SIGTERM, then prints the engine's counters. See --help.
-// Engine time: one tick_us pulse per cycle while the engine's clock is behind the wall
-// clock, and a jump of the TCP clock when it is more than JUMP_LAG_US behind (the
-// simulation runs slower than real time, and sleeps in poll() when idle).
-#include <fcntl.h>
-#include <linux/if.h>
-#include <linux/if_tun.h>
-#include <poll.h>
+// Engine time: see WallClock in toe_tap.h.
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -30,6 +23,7 @@
 #include "toe_csr_map.h"
 #include "toe_impair.h"
 #include "toe_sim_model.h"
+#include "toe_tap.h"
 
 namespace {
 
@@ -54,7 +48,6 @@ struct Options {
     uint64_t seed = 0;                                    // --seed (0: random)
 };
 
-constexpr uint64_t JUMP_LAG_US = 20;   // engine clock lag past which it jumps
 
 void usage() {
     std::printf(
@@ -130,16 +123,6 @@ void parse_impair(const std::string& s, Options& o) {
         std::fprintf(stderr, "toe-sim: bad --impair '%s': %s\n", s.c_str(), err.c_str());
         std::exit(2);
     }
-}
-
-int open_tap(const std::string& name) {
-    int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK);
-    if (fd < 0) die("open /dev/net/tun");
-    ifreq ifr{};
-    ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
-    std::strncpy(ifr.ifr_name, name.c_str(), IFNAMSIZ - 1);
-    if (ioctl(fd, TUNSETIFF, &ifr) < 0) die("TUNSETIFF (root or CAP_NET_ADMIN needed)");
-    return fd;
 }
 
 class Pcap {
@@ -231,12 +214,8 @@ int main(int argc, char** argv) {
     MacRxQueue rx_queue;
     std::vector<uint8_t> tx_frame;
     std::vector<Impairment::Frame> passed;   // frames through an impairment stage
-    uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, ticks = 0, idle_cycles = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    auto wall_us = [&] {
-        return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - t0).count());
-    };
+    uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, idle_cycles = 0;
+    WallClock clock;
     auto to_engine = [&](uint64_t now_us) {
         impair_rx.release(now_us, passed);
         for (auto& f : passed) {
@@ -246,43 +225,22 @@ int main(int argc, char** argv) {
         passed.clear();
     };
     auto to_linux = [&] {
-        for (auto& f : passed) {
-            // EIO: the TAP link is down; EAGAIN: the kernel queue is full. Both lose the
-            // frame, as a cable would.
-            if (write(tap, f.data(), f.size()) < 0) {
-                if (errno != EIO && errno != EAGAIN) die("write tap");
-                ++frames_lost;
-            }
-        }
+        for (auto& f : passed) frames_lost += !write_frame(tap, f);
         passed.clear();
     };
-    uint8_t buf[16384];
 
     sim->m_mac_tx_axis_tready = 1;
     while (!g_stop) {
         // Frames from Linux: poll the TAP every 64 cycles, and sleep in poll() when idle.
-        uint64_t now_us = wall_us();
+        uint64_t now_us = clock.now_us();
         if ((sim.cycles() & 63) == 0) {
-            pollfd p{tap, POLLIN, 0};
-            int timeout_ms = idle_cycles > 20000 ? 1 : 0;
-            if (poll(&p, 1, timeout_ms) > 0) {
-                ssize_t n;
-                while ((n = read(tap, buf, sizeof buf)) > 0) {
-                    std::vector<uint8_t> frame(buf, buf + n);
-                    impair_rx.offer(std::move(frame), now_us, passed);
-                }
-            }
+            read_frames(tap, idle_cycles > 20000 ? 1 : 0,
+                        [&](std::vector<uint8_t> f) { impair_rx.offer(std::move(f), now_us, passed); });
             to_engine(now_us);
             impair_tx.release(now_us, passed);
             to_linux();
         }
-        // Engine time follows the wall clock.
-        if (ticks + JUMP_LAG_US < now_us) {
-            sim.jump_tcp_clock_us(uint32_t(now_us - ticks - 1));
-            ticks = now_us - 1;
-        }
-        sim->tick_us = ticks < now_us;
-        if (sim->tick_us) ++ticks;
+        sim->tick_us = clock.tick(now_us, [&](uint32_t us) { sim.jump_tcp_clock_us(us); });
 
         // Drive the MAC RX port, no faster than the wire.
         rx_queue.drive(*sim.operator->(), sim.cycles());

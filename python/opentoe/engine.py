@@ -102,7 +102,7 @@ class Socket:
 
     def _tx_req(self, chunk):
         self.e._cmd(f"send {self.sid} {chunk.hex() or '-'}")
-        if not self.e.run_until(lambda: self.tx_status, timeout_us=1000):
+        if not self.e.run_until(lambda: self.tx_status, timeout_us=self.e.reply_us):
             raise EngineError("no tx_rsp")
         return self.tx_status.popleft()
 
@@ -131,7 +131,7 @@ class Socket:
         before = len(self.rx)
         self.e._cmd(f"read {self.sid} {n}")
         self.e._pending_reads[self.sid] = self.e._pending_reads.get(self.sid, 0) + 1
-        self.e.run_until(lambda: self.e._pending_reads.get(self.sid, 0) == 0, timeout_us=1000)
+        self.e.run_until(lambda: self.e._pending_reads.get(self.sid, 0) == 0, timeout_us=self.e.reply_us)
         return len(self.rx) - before
 
     # ---- closing ----
@@ -149,7 +149,7 @@ class Socket:
         not yet read (the engine frees the session then)."""
         if not self.ended:
             self.e._cmd(f"close {self.sid} 1")
-            self.e.run_until(lambda: self.ended, timeout_us=1000)
+            self.e.run_until(lambda: self.ended, timeout_us=self.e.reply_us)
         elif self.readable:
             self.e._cmd(f"close {self.sid} 1")
             self.readable = 0
@@ -172,7 +172,7 @@ class Listener:
 
     def close(self):
         self.e._cmd(f"listen {self.port} 0")
-        self.e.run_until(lambda: self.e._listen_rsp.get(self.port) is not None, timeout_us=1000)
+        self.e.run_until(lambda: self.e._listen_rsp.get(self.port) is not None, timeout_us=self.e.reply_us)
         self.e.listeners.pop(self.port, None)
 
 
@@ -181,23 +181,35 @@ class Engine:
 
     ip/mac: the engine's addresses; peer_ip/peer_mac: the simulated peer's (ARP requests
     for any address are answered with peer_mac). regs: configuration registers to write
-    after reset, by name (docs/registers.md)."""
+    after reset, by name (docs/registers.md).
+
+    Real time: with tap="IFNAME" the engine's MAC port is a Linux TAP device (created by
+    the harness; run as root), Linux is the peer, and time is wall-clock time (`run(us)`
+    waits `us` of it; the engine also runs between calls). netns="NAME" starts the harness
+    in that network namespace. peer_ip/peer_mac are not used then: the engine resolves
+    Linux's address by ARP, and `frames` stays empty (tcpdump the TAP instead)."""
 
     def __init__(self, data_w=64, ip="192.0.2.2", mac="02:00:00:00:00:02", peer_ip="192.0.2.1",
-                 peer_mac="02:00:00:00:00:01", regs=None, binary=None, build=True):
+                 peer_mac="02:00:00:00:00:01", regs=None, binary=None, build=True, tap=None, netns=None):
         self.data_w = data_w
         self.ip, self.mac, self.peer_ip, self.peer_mac = ip, mac, peer_ip, peer_mac
+        self.real_time = tap is not None
+        # how long an API request may take to be answered (µs of virtual or wall time)
+        self.reply_us = 2_000_000 if self.real_time else 1000
         binary = Path(binary) if binary else ROOT / "build" / f"toe-harness-{data_w}"
         if build:
             build_harness(data_w)
+        argv = [str(binary)] + (["--tap", tap] if tap else [])
+        if netns:
+            argv = ["ip", "netns", "exec", netns] + argv
         self._stderr = tempfile.TemporaryFile(mode="w+")     # kept for the error of a crash
         self._sim_output = deque(maxlen=4)                    # likewise
-        self.proc = subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._stderr, text=True, bufsize=1)
         hello = self.proc.stdout.readline().split()
         if not hello or hello[0] != "ok":
             raise EngineError(f"toe-harness did not start: {hello}")
-        self.max_sessions = int(hello[-1].split("=")[1])
+        self.max_sessions = int(next(w for w in hello if w.startswith("MAX_SESSIONS=")).split("=")[1])
         self.now_ns = 0
         self.frames = deque()          # (time_ns, scapy Ether) sent by the engine, not ARP
         self.sockets = {}              # sid -> Socket
@@ -214,6 +226,8 @@ class Engine:
         for name, value in (regs or {}).items():
             self.csr_write(name, value)
         self.csr_write("IPV4_ADDR", ip2int(ip))
+        if self.real_time:
+            return
         # the peer introduces itself, so the engine knows its MAC before it sends
         self.inject(Ether(dst="ff:ff:ff:ff:ff:ff", src=peer_mac) /
                     ARP(op=1, hwsrc=peer_mac, psrc=peer_ip, pdst=ip))
@@ -331,6 +345,8 @@ class Engine:
 
     def run_until(self, cond, timeout_us=1_000_000, step_us=None):
         """Run until cond() is true (checked after each event); False after timeout_us."""
+        if self.real_time:              # the engine ran on since the last answer
+            self.now_ns = int(self._cmd("time")[0])
         end = self.now_ns + timeout_us * 1000
         while not cond():
             left = (end - self.now_ns) / 1000
@@ -401,7 +417,7 @@ class Engine:
     def listen(self, port):
         self._listen_rsp.pop(port, None)
         self._cmd(f"listen {port} 1")
-        self.run_until(lambda: port in self._listen_rsp, timeout_us=1000)
+        self.run_until(lambda: port in self._listen_rsp, timeout_us=self.reply_us)
         if not self._listen_rsp.get(port):
             raise EngineError(f"listen on {port} refused")
         lst = Listener(self, port)
@@ -413,7 +429,7 @@ class Engine:
         s = Socket(self, remote=(ip, port))
         self._opens.append(s)
         self._cmd(f"open {ip2int(ip)} {port}")
-        self.run_until(lambda: s.sid is not None or s.ended, timeout_us=1000)
+        self.run_until(lambda: s.sid is not None or s.ended, timeout_us=self.reply_us)
         if s.ended:
             raise EngineError("open refused: no free session or port")
         if wait:
