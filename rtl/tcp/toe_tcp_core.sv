@@ -566,6 +566,16 @@ module toe_tcp_core
               do_notif = 1'b1;
               nt.kind = NOTIF_NEW;
               send = SEND_ACK;
+              // data on the SYN-ACK is taken, up to the window our SYN offered, and
+              // acknowledged with the SYN (RFC 9293 3.10.7.3)
+              if (g.length != '0) begin
+                take = umin(32'(g.length), MAX_WIN);
+                steer_accept = 1'b1;
+                do_rxw = 1'b1;
+                rxw.offset = g.seq + 1;
+                rxw.length = 17'(take);
+                ns.rcv_nxt = g.seq + 1 + take;
+              end
             end else begin
               ns.state = SYN_RCVD;   // simultaneous open
               send = SEND_SYNACK;
