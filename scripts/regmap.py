@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The CSR register map: the single source for rtl/net/toe_csr_pkg.sv (addresses, reset
+"""The CSR register map: the single source for rtl/top/toe_csr_pkg.sv (addresses, reset
 values, counter indices) and docs/registers.md. `regmap.py --check` fails when either
 generated file is out of date (the test suite runs it).
 
@@ -189,7 +189,7 @@ def gen_cpp():
     return "\n".join(lines) + "\n"
 
 
-OUTPUTS = {ROOT / "rtl/net/toe_csr_pkg.sv": gen_sv, ROOT / "docs/registers.md": gen_md,
+OUTPUTS = {ROOT / "rtl/top/toe_csr_pkg.sv": gen_sv, ROOT / "docs/registers.md": gen_md,
            ROOT / "sim/toe_csr_map.h": gen_cpp}
 
 if __name__ == "__main__":
