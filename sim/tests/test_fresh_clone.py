@@ -4,28 +4,13 @@ every fresh clone because build/ did not exist yet. Needs root and network names
 (the demo makes a TAP device in one); skipped with the reason where they are forbidden."""
 import os
 import subprocess
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def namespaces_allowed():
-    if os.geteuid() != 0:
-        return "not root"
-    name = f"toe-probe-{os.getpid()}"
-    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"ip netns add failed: {r.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", name], capture_output=True)
-    return None
+from toe_sim_ns import ROOT, namespace
 
 
 def test_make_demo_from_a_fresh_clone(tmp_path):
-    why = namespaces_allowed()
-    if why:
-        pytest.skip(f"make demo needs network namespaces: {why}")
+    with namespace("toe-probe", "make demo"):     # skips where the demo could not run
+        pass
     clone = tmp_path / "opentoe"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     assert not (clone / "build").exists() and not (clone / ".venv").exists()

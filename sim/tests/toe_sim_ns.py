@@ -31,35 +31,50 @@ def build_toe_sim(width):
 
 
 @contextlib.contextmanager
+def namespace(prefix, needs):
+    """A network namespace made for one test module, deleted at the end; skips with a
+    clear reason where root or namespaces are missing (`needs`: what the test needs them for)."""
+    if os.geteuid() != 0:
+        pytest.skip(f"{needs} needs root (network namespace and TAP device)")
+    ns = f"{prefix}-{uuid.uuid4().hex[:6]}"
+    if sh("ip", "netns", "add", ns, check=False).returncode != 0:
+        pytest.skip("this machine forbids network namespaces (ip netns add failed)")
+    try:
+        yield ns
+    finally:
+        sh("ip", "netns", "del", ns, check=False)
+
+
+def bring_up_tap(ns):
+    """Linux at HOST_IP on the engine's TAP device tap0 (once the engine has opened it)."""
+    for cmd in (["ip", "addr", "add", f"{HOST_IP}/24", "dev", "tap0"], ["ip", "link", "set", "tap0", "up"],
+                ["ip", "link", "set", "lo", "up"]):       # lo: local sockets work too
+        sh("ip", "netns", "exec", ns, *cmd)
+    time.sleep(0.3)
+
+
+@contextlib.contextmanager
 def toe_sim_namespace(width, *toe_sim_args):
     """Builds toe-sim for `width`, starts it in a new namespace with Linux at HOST_IP on
     its TAP device, and yields (namespace, process); prints toe-sim's exit report (counters,
     impairment counts) at the end. Skips where root or namespaces are missing."""
-    if os.geteuid() != 0:
-        pytest.skip("Linux interop needs root (network namespace and TAP device)")
-    ns = f"toe-test-{uuid.uuid4().hex[:6]}"
-    if sh("ip", "netns", "add", ns, check=False).returncode != 0:
-        pytest.skip("this machine forbids network namespaces (ip netns add failed)")
-    proc = None
-    try:
-        build_toe_sim(width)
-        proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / f"build/toe-sim-{width}"),
-                                 "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC,
-                                 *toe_sim_args],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        proc.width = width
-        assert "ready" in proc.stdout.readline()
-        sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{HOST_IP}/24", "dev", "tap0")
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "tap0", "up")
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")   # local sockets work
-        time.sleep(0.3)
-        yield ns, proc
-    finally:
-        if proc:
-            proc.terminate()
-            proc.report = proc.communicate(timeout=30)[0]
-            print(proc.report)
-        sh("ip", "netns", "del", ns, check=False)
+    with namespace("toe-test", "Linux interop") as ns:
+        proc = None
+        try:
+            build_toe_sim(width)
+            proc = subprocess.Popen(["ip", "netns", "exec", ns, str(ROOT / f"build/toe-sim-{width}"),
+                                     "--tap", "tap0", "--ip", f"{TOE_IP}/24", "--mac", TOE_MAC,
+                                     *toe_sim_args],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            proc.width = width
+            assert "ready" in proc.stdout.readline()
+            bring_up_tap(ns)
+            yield ns, proc
+        finally:
+            if proc:
+                proc.terminate()
+                proc.report = proc.communicate(timeout=30)[0]
+                print(proc.report)
 
 
 def in_ns(ns, *args, timeout=120):
