@@ -26,7 +26,7 @@ clean:
 SIM_DATA_W ?= 64
 SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
 RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_axi_mem.sv sim/toe_sim_top.sv
-build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_impair.h sim/toe_tap.h | setup
+build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h sim/toe_impair.h sim/toe_tap.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --assert --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
@@ -41,7 +41,7 @@ build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h si
 # (sim/opentoe, toe-pkt), with the RTL's assertions. 16 sessions keep the timer look-ups of a
 # clock jump short.
 HARNESS_SESSIONS ?= 16
-build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_tap.h | setup
+build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h sim/toe_tap.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --assert --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
@@ -78,7 +78,7 @@ lint: setup
 	done && echo "lint: clean"
 
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
-build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h | setup
+build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h | setup
 	@mkdir -p build
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$* -Mdir build/toe-bench-obj-$* -o toe-bench \

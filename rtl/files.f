@@ -37,6 +37,8 @@ rtl/tcp/toe_tcp.sv
 rtl/app/toe_app_udp_echo.sv
 rtl/app/toe_app_pattern.sv
 rtl/app/toe_app_tcp_services.sv
+rtl/top/toe_regs_pkg.sv
+rtl/top/toe_regs.sv
 rtl/top/toe_csr_pkg.sv
 rtl/top/toe_csr.sv
 rtl/top/toe_top.sv

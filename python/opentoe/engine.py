@@ -1,11 +1,12 @@
 """The engine object and its sockets. See the package docstring and docs/python.md."""
-import importlib.util
 import subprocess
 import tempfile
 from collections import deque
 from pathlib import Path
 
 from scapy.all import ARP, IP, TCP, Ether
+
+from .regs import COUNTERS, REGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -14,19 +15,6 @@ STATES = ["FREE", "SYN_SENT", "SYN_RCVD", "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT
           "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK", "CLOSED"]
 NOTIF_KINDS = ["NEW", "DATA", "PEER_FIN", "CLOSED", "RESET", "FAILED"]
 TX_STATUS = ["ACCEPTED", "NO_SPACE", "NOT_CONNECTED"]
-
-
-def _regmap():
-    spec = importlib.util.spec_from_file_location("toe_regmap", ROOT / "scripts" / "regmap.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    regs = {name: off for name, off, _, _ in mod.CONFIG}
-    regs.update({name: off for name, off, _ in mod.STATUS})
-    counters = {name: mod.COUNTER_BASE + 4 * i for i, (name, _) in enumerate(mod.COUNTERS)}
-    return regs, counters
-
-
-REGS, COUNTERS = _regmap()
 
 
 def ip2int(ip):

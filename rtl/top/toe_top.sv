@@ -186,7 +186,8 @@ module toe_top
 
   logic [N_COUNTERS-1:0] stat_inc;
   logic [47:0] cfg_mac;
-  logic [31:0] cfg_ip, cfg_netmask, cfg_gateway, cfg_ctrl;
+  logic [31:0] cfg_ip, cfg_netmask, cfg_gateway;
+  logic cfg_icmp_echo, cfg_drop_synfin, cfg_rfc5961_rst, cfg_rfc5961_syn, cfg_nagle;
   logic [15:0] cfg_arp_timeout_s, cfg_unreach_us;
   logic ip_written;
   logic [15:0] cfg_tcp_mss, cfg_tcp_mss_min;
@@ -206,7 +207,8 @@ module toe_top
     .s_axil_wvalid, .s_axil_wready, .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
     .s_axil_araddr, .s_axil_arvalid, .s_axil_arready, .s_axil_rdata, .s_axil_rresp,
     .s_axil_rvalid, .s_axil_rready,
-    .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway, .cfg_ctrl,
+    .stat_inc, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway,
+    .cfg_icmp_echo, .cfg_drop_synfin, .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
     .cfg_arp_timeout_s, .cfg_icmp_unreach_interval_us(cfg_unreach_us), .ip_written,
     .cfg_tcp_mss, .cfg_tcp_mss_min, .cfg_tcp_fin_wait_2_us, .cfg_tcp_keepalive_idle_us,
     .cfg_tcp_keepalive_intvl_us, .cfg_tcp_keepalive_probes, .cfg_tcp_half_open_max, .cfg_tcp_synrcvd_retries,
@@ -320,7 +322,7 @@ module toe_top
   logic [3:0][IPT-1:0] ipt_tuser;
 
   toe_icmp_echo #(.DATA_W(DATA_W)) u_icmp_echo (
-    .clk, .rst, .cfg_enable(cfg_ctrl[0]),
+    .clk, .rst, .cfg_enable(cfg_icmp_echo),
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(icmp_in_tvalid),
     .s_axis_tready(icmp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
     .m_axis_tdata(ipt_tdata[0]), .m_axis_tkeep(ipt_tkeep[0]), .m_axis_tvalid(ipt_tvalid[0]),
@@ -385,7 +387,7 @@ module toe_top
     .cfg_rto_init_us(cfg_tcp_rto_init_us), .cfg_rto_min_us(cfg_tcp_rto_min_us),
     .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
     .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),
-    .cfg_drop_synfin(cfg_ctrl[1]), .cfg_rfc5961_rst(cfg_ctrl[2]), .cfg_rfc5961_syn(cfg_ctrl[3]), .cfg_nagle(cfg_ctrl[4]),
+    .cfg_drop_synfin, .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(tcp_in_tvalid),
     .s_axis_tready(tcp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
     .m_axis_tdata(ipt_tdata[3]), .m_axis_tkeep(ipt_tkeep[3]), .m_axis_tvalid(ipt_tvalid[3]),

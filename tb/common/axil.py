@@ -13,10 +13,10 @@ class AxilMaster:
         for n in ("awvalid", "wvalid", "bready", "arvalid", "rready"):
             self.s[n].value = 0
 
-    async def write(self, addr, data):
+    async def write(self, addr, data, strb=0xF):
         s = self.s
         await FallingEdge(self.tb.clk)
-        s["awaddr"].value, s["wdata"].value, s["wstrb"].value = addr, data, 0xF
+        s["awaddr"].value, s["wdata"].value, s["wstrb"].value = addr, data, strb
         s["awvalid"].value = s["wvalid"].value = s["bready"].value = 1
         while True:
             await ReadOnly()

@@ -1,6 +1,6 @@
-"""The register map for Python tests: the names and addresses of opentoe (read from the
-single source, scripts/regmap.py)."""
-from opentoe.engine import COUNTERS as COUNTER
-from opentoe.engine import REGS as REG
+"""The register map for Python tests: names and addresses read from its one source,
+rtl/top/toe_regs.rdl, through systemrdl-compiler (opentoe.regs)."""
+from opentoe.regs import COUNTERS as COUNTER
+from opentoe.regs import REGS as REG
 
 __all__ = ["REG", "COUNTER"]
