@@ -3,7 +3,7 @@
 #   make test   the whole test suite (cocotb module tests, top-level tests, Linux interop)
 #   make lint   verilator --lint-only -Wall over every RTL top
 #   make sim    build build/toe-sim
-#   make bench  cycle-accurate benchmarks -> build/bench/results.json
+#   make bench  cycle-accurate benchmarks -> build/bench/results.json and report.html (plots)
 #   make conformance  packetdrill scripts against the RTL -> build/conformance/results.json
 #   make synth  Yosys synthesis of toe_top at 64 and 512 bits -> build/synth/report.json
 #   make clean
@@ -28,6 +28,7 @@ SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
 RTL_FILES := $(shell cat rtl/files.f) sim/toe_sim_axi_mem.sv sim/toe_sim_top.sv
 build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h sim/toe_impair.h sim/toe_tap.h | setup
 	@mkdir -p build
+	@echo "building $@ (Verilator, a minute or two; ccache makes rebuilds fast)"
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --assert --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
@@ -43,6 +44,7 @@ build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h si
 HARNESS_SESSIONS ?= 16
 build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h sim/toe_tap.h | setup
 	@mkdir -p build
+	@echo "building $@ (Verilator)"
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --assert --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
 	  -Mdir build/toe-harness-obj-$* -o toe-harness \
@@ -80,6 +82,7 @@ lint: setup
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
 build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h | setup
 	@mkdir -p build
+	@echo "building $@ (Verilator)"
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
 	  --top-module toe_sim_top -GDATA_W=$* -Mdir build/toe-bench-obj-$* -o toe-bench \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
@@ -90,6 +93,11 @@ build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_
 
 bench: build/toe-bench-64 build/toe-bench-512
 	@mkdir -p build/bench
-	@build/toe-bench-64 build/bench/results-64.jsonl && build/toe-bench-512 build/bench/results-512.jsonl
+	@for w in 64 512; do \
+	  echo "bench: DATA_W=$$w (echo, TCP latency, goodput sweep, segment rate over 1..512 sessions, two engines)"; \
+	  start=$$SECONDS; build/toe-bench-$$w build/bench/results-$$w.jsonl || exit 1; \
+	  echo "bench: DATA_W=$$w done in $$((SECONDS - start)) s"; \
+	done
 	@python3 -c "import json; rows=[json.loads(l) for f in ('build/bench/results-64.jsonl','build/bench/results-512.jsonl') for l in open(f)]; json.dump(rows, open('build/bench/results.json','w'), indent=1)"
 	@echo "wrote build/bench/results.json"
+	@$(ENV) && python3 bench/report.py build/bench/results.json build/bench/report.html

@@ -9,7 +9,9 @@
 // latency in cycles from the first byte of a request into an idle engine to the first
 // byte of its reply. Prints a table and writes one JSON object per line to stdout's
 // companion file given as argv[1].
+#include <algorithm>
 #include <deque>
+#include <string>
 #include <cstdio>
 #include <vector>
 
@@ -134,13 +136,14 @@ std::vector<uint8_t> tcp_segment(uint16_t sport, uint16_t dport, uint32_t seq, u
 }
 
 // What the peer sees of an engine frame: the TCP fields it needs.
-struct TcpOut { bool tcp = false; uint32_t seq = 0, ack = 0; uint16_t win = 0; uint8_t flags = 0; size_t len = 0; };
+struct TcpOut { bool tcp = false; uint16_t dport = 0; uint32_t seq = 0, ack = 0; uint16_t win = 0; uint8_t flags = 0; size_t len = 0; };
 TcpOut parse_tcp(const std::vector<uint8_t>& f) {
     TcpOut o;
     if (f.size() < 54 || f[12] != 0x08 || f[13] != 0x00 || f[14 + 9] != 6) return o;
     const uint8_t* t = &f[34];
     auto get16 = [](const uint8_t* p) { return uint32_t(p[0] << 8 | p[1]); };
     o.tcp = true;
+    o.dport = uint16_t(get16(t + 2));
     o.seq = get16(t + 4) << 16 | get16(t + 6);
     o.ack = get16(t + 8) << 16 | get16(t + 10);
     o.flags = t[13];
@@ -150,9 +153,9 @@ TcpOut parse_tcp(const std::vector<uint8_t>& f) {
 }
 
 
-// A cycle-by-cycle peer: sends queued frames no faster than the wire (wire_cycles per
-// frame) and records engine frames and the cycles of the first app RX/TX beats and of
-// the first byte of each engine frame.
+// A cycle-by-cycle peer: sends queued frames at exactly the wire rate at most (WirePacer),
+// and records engine frames and the cycles of the first app RX/TX beats and of the first
+// byte of each engine frame.
 struct Peer {
     Sim& sim;
     std::deque<std::vector<uint8_t>> to_send;
@@ -160,11 +163,11 @@ struct Peer {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> got;   // (first-byte cycle, frame)
     uint64_t out_start = 0, first_in = 0, app_rx = 0, app_tx = 0;
     size_t off = 0;
-    uint64_t next_frame = 0;   // the wire is free from this cycle
+    WirePacer wire;
     explicit Peer(Sim& s) : sim(s) {}
     void step() {
         sim->tick_us = (sim.cycles() % (TOE_DATA_W == 64 ? 156 : 322)) == 0;
-        if (!to_send.empty() && (off > 0 || sim.cycles() >= next_frame)) {
+        if (!to_send.empty() && (off > 0 || wire.free(sim.cycles()))) {
             const auto& f = to_send.front();
             sim->s_mac_rx_axis_tlast = put_beat(sim->s_mac_rx_axis_tdata, sim->s_mac_rx_axis_tkeep, f, off);
             sim->s_mac_rx_axis_tvalid = 1;
@@ -174,7 +177,7 @@ struct Peer {
         bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
         if (rx_take && off == 0) {
             if (!first_in) first_in = sim.cycles();
-            next_frame = sim.cycles() + wire_cycles(to_send.front().size());
+            wire.start(sim.cycles(), to_send.front().size());
         }
         if (sim->tcp_app_rx_beat && !app_rx) app_rx = sim.cycles();
         if (sim->tcp_app_tx_beat && !app_tx) app_tx = sim.cycles();
@@ -192,17 +195,70 @@ struct Peer {
     }
     void clear() { got.clear(); first_in = app_rx = app_tx = 0; }
     // Run until an engine TCP frame matching `pred` arrives; returns its first-byte cycle.
-    template <class P> uint64_t until(P pred, uint64_t limit = 200000) {
+    // With must = false, returns 0 when no such frame came within `limit` cycles.
+    template <class P> uint64_t until(P pred, uint64_t limit = 200000, bool must = true) {
         size_t seen = 0;
         for (uint64_t end = sim.cycles() + limit; sim.cycles() < end;) {
             step();
             for (; seen < got.size(); ++seen)
                 if (pred(parse_tcp(got[seen].second))) return got[seen].first;
         }
+        if (!must) return 0;
         std::fprintf(stderr, "toe-bench: TCP frame not seen\n");
         std::exit(1);
     }
 };
+
+// Goodput into the discard app: segments of `n` bytes as fast as the window allows, on a
+// new connection from `port`. Drops (the engine's input FIFO overflows when it cannot
+// keep up) are recovered by going back to the first unacknowledged byte after 2000
+// cycles without progress, and counted.
+void goodput_rx(Peer& p, FILE* json, uint16_t gport, size_t n, double wire_bytes_per_cycle) {
+    Sim& sim = p.sim;
+    uint32_t gseq = 5000;
+    p.clear();
+    p.to_send.push_back(tcp_segment(gport, 5001, gseq, 0, 0x02, 0, true));
+    p.until([](const TcpOut& o) { return o.tcp && o.flags == 0x12; });
+    uint32_t geng = parse_tcp(p.got.back().second).seq + 1;
+    ++gseq;
+    p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, 0));
+    const uint32_t start = gseq, total = uint32_t(std::min<size_t>(4000000, 3000 * n));
+    const uint32_t seg = uint32_t(n);
+    uint32_t acked = gseq, wnd = 65535;
+    uint64_t bytes0 = sim->tcp_discard_bytes, t0 = 0, t1 = 0, progress = sim.cycles(), resends = 0;
+    size_t seen = 0;
+    for (uint64_t end = sim.cycles() + 40000000; sim.cycles() < end;) {
+        while (p.to_send.size() < 2 && gseq - start < total && gseq + seg - acked <= wnd) {
+            p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, seg));
+            gseq += seg;
+        }
+        p.step();
+        for (; seen < p.got.size(); ++seen) {
+            TcpOut o = parse_tcp(p.got[seen].second);
+            if (o.tcp && int32_t(o.ack - acked) > 0) { acked = o.ack; progress = sim.cycles(); }
+            if (o.tcp) wnd = o.win;
+        }
+        if (gseq != acked && sim.cycles() - progress > 2000) {
+            gseq = acked;
+            progress = sim.cycles();
+            ++resends;
+        }
+        uint64_t delivered = sim->tcp_discard_bytes - bytes0;
+        if (!t0 && delivered >= total / 10) t0 = sim.cycles();
+        if (delivered >= total) { t1 = sim.cycles(); break; }
+    }
+    if (!t1) { std::fprintf(stderr, "toe-bench: goodput run (%zu-byte segments) did not finish (delivered %llu, sent %u, acked %u, window %u)\n", n, (unsigned long long)(sim->tcp_discard_bytes - bytes0), gseq - start, acked - start, wnd); std::exit(1); }
+    // FIN, so the session does not linger
+    p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x11, 0));
+    for (int i = 0; i < 2000; ++i) p.step();
+    double bpc = double(total - total / 10) / double(t1 - t0);
+    double limit = wire_bytes_per_cycle * double(n) / double(std::max<size_t>(n + 54, 60) + 24);
+    std::printf("  %8zu %8.2f bytes/cycle = %5.1f%% of the wire limit (%llu go-back-N resends after drops)\n",
+                n, bpc, 100 * bpc / limit, (unsigned long long)resends);
+    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", \"direction\": \"rx\", "
+                           "\"sessions\": 1, \"payload\": %zu, \"value\": %.4f, \"bytes_per_cycle\": %.3f, \"resends\": %llu}\n",
+                           TOE_DATA_W, n, bpc / limit, bpc, (unsigned long long)resends);
+}
 
 void tcp_bench(Sim& sim, FILE* json, double wire_bytes_per_cycle) {
     Peer p(sim);
@@ -237,63 +293,103 @@ void tcp_bench(Sim& sim, FILE* json, double wire_bytes_per_cycle) {
                                TOE_DATA_W, n, (unsigned long long)rx, (unsigned long long)tx);
     }
 
-    // Goodput into the discard app: MSS segments as fast as the window allows.
-    const uint16_t gport = 40001;
-    uint32_t gseq = 5000;
-    p.clear();
-    p.to_send.push_back(tcp_segment(gport, 5001, gseq, 0, 0x02, 0, true));
-    p.until([](const TcpOut& o) { return o.tcp && o.flags == 0x12; });
-    uint32_t geng = parse_tcp(p.got.back().second).seq + 1;
-    ++gseq;
-    p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, 0));
-    const uint32_t start = gseq, total = 4000000;
-    uint32_t acked = gseq, wnd = 65535;
-    uint64_t bytes0 = sim->tcp_discard_bytes, t0 = 0, t1 = 0, progress = sim.cycles(), resends = 0;
-    size_t seen = 0;
-    for (uint64_t end = sim.cycles() + 20000000; sim.cycles() < end;) {
-        while (p.to_send.size() < 2 && gseq - start < total && gseq + 1460 - acked <= wnd) {
-            p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, 1460));
-            gseq += 1460;
+    std::printf("  %8s %22s\n", "segment", "goodput peer -> engine");
+    for (size_t n : {64, 128, 256, 536, 1024, 1460}) goodput_rx(p, json, uint16_t(40001 + n), n, wire_bytes_per_cycle);
+}
+
+// Segment rate: pure ACKs ("ack"), 1-byte ("data1") and 64-byte ("data64") in-order
+// segments offered back to back at exactly the wire rate, round robin over N established
+// sessions to the discard app. value = segments the engine took per cycle while they were
+// offered ((offered - dropped) / cycles from the first to the end of the last), drops =
+// tcpInOverflows + ethInOverflows. When the engine keeps up, value is the wire's own
+// segment rate; the FIFOs in front of the protocol core (about 250 minimum frames) can
+// flatter a shortfall by at most their depth over the 6000 segments offered.
+struct Conn { uint16_t port; uint32_t seq, eng; };
+
+uint32_t read_counter(Peer& p, const char* name) {
+    for (int i = 0; i < 4; ++i) p.step();          // the MAC port is idle while csr_read steps
+    for (unsigned i = 0; i < toe_csr::N_COUNTERS; ++i)
+        if (std::string(toe_csr::COUNTER_NAMES[i]) == name) return p.sim.csr_read(toe_csr::COUNTER_BASE + 4 * i);
+    std::fprintf(stderr, "toe-bench: no counter %s\n", name);
+    std::exit(1);
+}
+
+void seg_rate_bench(Peer& p, FILE* json) {
+    const size_t max_sessions = 512, offered = 6000;
+    std::vector<Conn> conns;
+    size_t refused = 0;
+    for (size_t i = 0; i < max_sessions; ++i) {
+        Conn c{uint16_t(20000 + i), 1000, 0};
+        p.clear();
+        p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, 0, 0x02, 0, true));
+        if (!p.until([&](const TcpOut& o) { return o.tcp && o.dport == c.port && o.flags == 0x12; }, 5000, false)) {
+            ++refused;
+            continue;
         }
-        p.step();
-        for (; seen < p.got.size(); ++seen) {
-            TcpOut o = parse_tcp(p.got[seen].second);
-            if (o.tcp && int32_t(o.ack - acked) > 0) { acked = o.ack; progress = sim.cycles(); }
-            if (o.tcp) wnd = o.win;
+        for (const auto& g : p.got) {
+            TcpOut o = parse_tcp(g.second);
+            if (o.tcp && o.dport == c.port && o.flags == 0x12) c.eng = o.seq + 1;
         }
-        // Segments the engine dropped (its input FIFO overflows when it cannot keep up):
-        // go back to the first unacknowledged byte after 2000 cycles without progress.
-        if (gseq != acked && sim.cycles() - progress > 2000) {
-            gseq = acked;
-            progress = sim.cycles();
-            ++resends;
-        }
-        uint64_t delivered = sim->tcp_discard_bytes - bytes0;
-        if (!t0 && delivered >= total / 10) t0 = sim.cycles();
-        if (delivered >= total) { t1 = sim.cycles(); break; }
+        ++c.seq;
+        p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, c.eng, 0x10, 0));
+        conns.push_back(c);
     }
-    if (!t1) { std::fprintf(stderr, "toe-bench: goodput run did not finish (delivered %llu, sent %u, acked %u, window %u)\n", (unsigned long long)(sim->tcp_discard_bytes - bytes0), gseq - start, acked - start, wnd); std::exit(1); }
-    double bpc = double(total - total / 10) / double(t1 - t0);
-    double limit = wire_bytes_per_cycle * 1460.0 / (1460 + 54 + 24);
-    std::printf("  goodput, 1 connection, peer -> engine, MSS 1460: %.2f bytes/cycle = %.1f%% of the wire limit"
-                " (%llu go-back-N resends after drops)\n", bpc, 100 * bpc / limit, (unsigned long long)resends);
-    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput_rx_1conn_fraction\", "
-                           "\"value\": %.4f, \"bytes_per_cycle\": %.3f, \"resends\": %llu}\n", TOE_DATA_W,
-                           bpc / limit, bpc, (unsigned long long)resends);
+    for (int i = 0; i < 2000; ++i) p.step();
+    std::printf("\nTCP segment rate: segments offered back to back at the wire rate, round robin over\n"
+                "N sessions (%zu opened, %zu refused); per cycle taken, and drops\n", conns.size(), refused);
+    std::printf("  %8s %8s %10s %10s %8s\n", "kind", "sessions", "seg/cycle", "wire", "drops");
+    struct Kind { const char* name; size_t payload; };
+    for (Kind k : {Kind{"ack", 0}, Kind{"data1", 1}, Kind{"data64", 64}}) {
+        for (size_t n : {size_t(1), size_t(8), size_t(64), max_sessions}) {
+            n = std::min(n, conns.size());
+            uint32_t drops0 = read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows");
+            p.clear();
+            for (size_t i = 0; i < offered; ++i) {
+                Conn& c = conns[i % n];
+                p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, c.eng, k.payload ? 0x18 : 0x10, k.payload));
+                c.seq += uint32_t(k.payload);
+            }
+            size_t frame = p.to_send.front().size();
+            while (!p.to_send.empty()) p.step();
+            double cycles = double(p.sim.cycles() - p.first_in - 1) + double(frame + 24) / WIRE_BYTES_PER_CYCLE
+                            - double((frame + W - 1) / W);   // to the end of the last frame's wire time
+            for (int i = 0; i < 20000; ++i) p.step();
+            uint32_t drops = read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows") - drops0;
+            double rate = double(offered - drops) / cycles;
+            double wire = WIRE_BYTES_PER_CYCLE / double(frame + 24);
+            std::printf("  %8s %8zu %10.4f %10.4f %8u\n", k.name, n, rate, wire, drops);
+            if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"seg_rate\", \"kind\": \"%s\", "
+                                   "\"sessions\": %zu, \"value\": %.4f, \"wire_value\": %.4f, \"offered\": %zu, \"drops\": %u}\n",
+                                   TOE_DATA_W, k.name, n, rate, wire, offered, drops);
+            if (!k.payload) continue;
+            // Dropped data left gaps: learn each session's RCV.NXT from the ACK that an
+            // unacceptable segment (sequence number far outside the window) draws.
+            for (size_t i = 0; i < n; ++i) {
+                Conn& c = conns[i];
+                p.clear();
+                p.to_send.push_back(tcp_segment(c.port, 5001, c.seq + 0x40000000u, c.eng, 0x10, 0));
+                p.until([&](const TcpOut& o) { return o.tcp && o.dport == c.port && (o.flags & 0x10); });
+                for (const auto& g : p.got) {
+                    TcpOut o = parse_tcp(g.second);
+                    if (o.tcp && o.dport == c.port) c.seq = o.ack;
+                }
+            }
+        }
+    }
 }
 
 // Two engines back to back, A (client app) -> B (discard app), through a modelled wire
-// (wire_cycles per frame), so goodput is bounded by the real wire limit. Measures SYN -> SYN-ACK at B, the first data byte from
+// (WirePacer), so goodput is bounded by the real wire limit. Measures SYN -> SYN-ACK at B, the first data byte from
 // A's app to B's app, and the goodput of one connection (A's TX path and B's RX path).
 struct Wire {
     Sim& from;
     Sim& to;
-    uint64_t next_frame = 0;   // the wire is free from this cycle
+    WirePacer wire;
     std::vector<uint8_t> frame;
     uint64_t frame_start = 0;
     // Before the edge: A's frame beat onto B's RX port (or the wire is still busy).
     void drive() {
-        bool idle = frame.empty() && from.cycles() < next_frame;
+        bool idle = frame.empty() && !wire.free(from.cycles());
         to->s_mac_rx_axis_tvalid = !idle && from->m_mac_tx_axis_tvalid;
         to->s_mac_rx_axis_tdata = from->m_mac_tx_axis_tdata;
         to->s_mac_rx_axis_tkeep = from->m_mac_tx_axis_tkeep;
@@ -308,7 +404,7 @@ struct Wire {
         for (int i = 0; i < W; ++i)
             if (keep_bit(from->m_mac_tx_axis_tkeep, i)) frame.push_back(get_byte(from->m_mac_tx_axis_tdata, i));
         if (!from->m_mac_tx_axis_tlast) return false;
-        next_frame = frame_start + wire_cycles(frame.size());
+        wire.start(frame_start, frame.size());
         out = std::move(frame);
         frame.clear();
         start = frame_start;
@@ -421,6 +517,10 @@ int main(int argc, char** argv) {
     }
     while (!sim->tcp_listening) sim.step();
     tcp_bench(sim, json, wire_bytes_per_cycle);
+    {
+        Peer p(sim);
+        seg_rate_bench(p, json);
+    }
     two_engine_bench(json, wire_bytes_per_cycle);
     if (json) std::fclose(json);
     return 0;

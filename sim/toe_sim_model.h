@@ -21,9 +21,21 @@ constexpr int W = TOE_DATA_W / 8;   // bytes per beat
 // The wire: 10G at 64 bits (156.25 MHz), 100G at 512 bits (322 MHz), in bytes per cycle.
 // A frame of n bytes (without FCS) occupies it for n + 24 bytes (FCS, preamble, IFG).
 constexpr double WIRE_BYTES_PER_CYCLE = TOE_DATA_W == 64 ? 10e9 / 8 / 156.25e6 : 100e9 / 8 / 322e6;
-inline uint64_t wire_cycles(size_t frame_bytes) {
-    return uint64_t(std::ceil(double(frame_bytes + 24) / WIRE_BYTES_PER_CYCLE));
-}
+// Exact wire pacing: a frame occupies the wire for (bytes + FCS, preamble, IFG) / rate,
+// a fractional number of cycles, and the next frame starts at the first cycle at or after
+// the wire is free. The fractions accumulate (nothing is rounded per frame), so frames
+// offered back to back arrive at exactly the wire rate on average.
+class WirePacer {
+  public:
+    bool free(uint64_t cycle) const { return double(cycle) >= free_at_; }
+    // A frame of `frame_bytes` (without FCS) starts on the wire at `cycle`.
+    void start(uint64_t cycle, size_t frame_bytes) {
+        double t = free_at_ > double(cycle) - 1.0 ? free_at_ : double(cycle);   // back to back?
+        free_at_ = t + double(frame_bytes + 24) / WIRE_BYTES_PER_CYCLE;
+    }
+  private:
+    double free_at_ = 0;
+};
 
 // Wide and narrow Verilator port access, one beat at a time.
 template <typename T> void set_beat(T& port, const uint8_t* bytes, int n) {
@@ -71,11 +83,11 @@ class MacRxQueue {
     size_t queued() const { return queue_.size(); }
 
     template <typename Top> void drive(Top& t, uint64_t cycle) {
-        if (frame_.empty() && !queue_.empty() && cycle >= next_start_) {
+        if (frame_.empty() && !queue_.empty() && wire_.free(cycle)) {
             frame_ = std::move(queue_.front());
             queue_.pop_front();
             off_ = 0;
-            next_start_ = cycle + wire_cycles(frame_.size());
+            wire_.start(cycle, frame_.size());
         }
         if (frame_.empty()) { t.s_mac_rx_axis_tvalid = 0; return; }
         t.s_mac_rx_axis_tlast = put_beat(t.s_mac_rx_axis_tdata, t.s_mac_rx_axis_tkeep, frame_, off_);
@@ -95,7 +107,7 @@ class MacRxQueue {
     std::deque<std::vector<uint8_t>> queue_;
     std::vector<uint8_t> frame_;
     size_t off_ = 0;
-    uint64_t next_start_ = 0;
+    WirePacer wire_;
 };
 
 class Sim {
