@@ -300,6 +300,9 @@ module toe_top
   logic [W-1:0] l4_tkeep;
   logic l4_tlast, icmp_in_tvalid, icmp_in_tready, udp_in_tvalid, udp_in_tready, tcp_in_tvalid, tcp_in_tready;
   logic [IPU-1:0] l4_tuser;
+  logic [1:0] unreach_valid;             // [0] UDP port unreachable, [1] IP protocol unreachable
+  logic [1:0][159:0] unreach_ip_hdr;
+  logic [1:0][63:0] unreach_l4_hdr;
   toe_ipv4_rx #(.DATA_W(DATA_W)) u_ipv4_rx (
     .clk, .rst, .cfg_ip, .cfg_netmask,
     .s_axis_tdata(l3_tdata), .s_axis_tkeep(l3_tkeep), .s_axis_tvalid(ip_in_tvalid),
@@ -332,9 +335,6 @@ module toe_top
     .stat_drops(stat_inc[CNT_ICMP_ECHO_DROPS])
   );
 
-  logic [1:0] unreach_valid;             // [0] UDP port unreachable, [1] IP protocol unreachable
-  logic [1:0][159:0] unreach_ip_hdr;
-  logic [1:0][63:0] unreach_l4_hdr;
   toe_udp_rx #(.DATA_W(DATA_W), .UDP_PORTS(UDP_PORTS)) u_udp_rx (
     .clk, .rst,
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(udp_in_tvalid),
