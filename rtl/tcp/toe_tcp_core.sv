@@ -23,6 +23,7 @@
 module toe_tcp_core
   import toe_pkg::*;
   import toe_tcp_pkg::*;
+  import toe_tcp_rules_pkg::*;
 #(
   parameter int unsigned MAX_SESSIONS = 1024,
   parameter int unsigned RING_BYTES   = 65536
@@ -166,7 +167,7 @@ module toe_tcp_core
     logic [31:0] rx_read;    // end of RX ring bytes the app has read (frees the window)
     logic [31:0] rcv_adv;    // right edge of the window we advertised
     logic [15:0] mss;        // effective send MSS
-    logic [31:0] srtt, rttvar, rto;
+    logic [31:0] srtt8, rttvar4, rto;   // 8*SRTT, 4*RTTVAR (toe_tcp_rules_pkg::rtt_sample), RTO
     logic        rtt_on;
     logic [31:0] rtt_seq, rtt_t0;
     logic [3:0]  retries;
@@ -197,9 +198,6 @@ module toe_tcp_core
   function automatic logic wants_window(input sess_t x);
     return data_waiting(x) || (x.close_req && !x.fin_sent);
   endfunction
-  function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
-  function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
-  function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
 
   // ---------------- state table (one writer: this module) ----------------
   sess_t mem [MAX_SESSIONS];
@@ -385,48 +383,27 @@ module toe_tcp_core
     .remote_ip(ev_remote_ip), .remote_port(ev_remote_port),
     .rsp_valid(isn_rsp_valid), .isn
   );
-  // the peer's MSS: 536 without the option (RFC 9293 3.7.1), never below the floor (a tiny
-  // MSS makes a peer cost a segment per few bytes), never above ours
-  wire [15:0] peer_mss_opt = g.mss == '0 ? 16'd536 : g.mss;
-  wire mss_clamp = peer_mss_opt < cfg_mss_min;
-  wire [15:0] peer_mss_floor = mss_clamp ? cfg_mss_min : peer_mss_opt;
-  wire [15:0] peer_mss = peer_mss_floor < cfg_mss ? peer_mss_floor : cfg_mss;
+  // the peer's MSS option, clamped (toe_tcp_rules_pkg::peer_mss)
+  mss_t peer;
+  assign peer = toe_tcp_rules_pkg::peer_mss(g.mss, cfg_mss, cfg_mss_min);
 
-  // RFC 6298 estimator update with sample r (microseconds).
+  // the rules of toe_tcp_rules_pkg on a session record
   function automatic sess_t rtt_update(input sess_t x, input logic [31:0] r, input logic [31:0] mn, mx);
     sess_t y = x;
-    logic [31:0] diff, rto;
-    if (x.srtt == '0) begin
-      y.srtt = umax(r, 32'd1);
-      y.rttvar = umax(r, 32'd1) >> 1;
-    end else begin
-      diff = x.srtt > r ? x.srtt - r : r - x.srtt;
-      y.rttvar = x.rttvar - (x.rttvar >> 2) + (diff >> 2);
-      y.srtt = x.srtt - (x.srtt >> 3) + (r >> 3);
-    end
-    rto = y.srtt + umax(32'd1, y.rttvar << 2);
-    y.rto = umin(umax(rto, mn), mx);
+    rtt_t e = rtt_sample('{srtt8: x.srtt8, rttvar4: x.rttvar4, rto: x.rto}, r, mn, mx);
+    {y.srtt8, y.rttvar4, y.rto} = {e.srtt8, e.rttvar4, e.rto};
     return y;
   endfunction
-
-  // Receive-window right edge with receiver silly-window avoidance (RFC 1122 4.2.3.3):
-  // the edge moves only in steps of at least min(ring/2, MSS), and never back; also out of
-  // a zero window (a window that opens by a few bytes invites a segment of a few bytes).
-  function automatic logic [31:0] adv_edge(input sess_t x);
-    logic [31:0] lim, edge_max, step;
-    edge_max = x.rx_read + RING;
-    lim = x.rcv_nxt + MAX_WIN;
-    if (seq_lt(lim, edge_max)) edge_max = lim;
-    step = umin(RING >> 1, 32'(x.mss));
-    if (seq_lt(x.rcv_adv, edge_max) && edge_max - x.rcv_adv >= step)
-      return edge_max;
-    return x.rcv_adv;
+  function automatic logic [31:0] adv_edge_of(input sess_t x);
+    return adv_edge(x.rcv_adv, x.rcv_nxt, x.rx_read, x.mss, RING, MAX_WIN);
   endfunction
 
   always_comb begin
     logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end;
     logic acceptable, stop, ack_now, ooo_store, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
-          sws_ok, sws_override;
+          sws_override;
+    ack_kind_e ack_kind;
+    send_t sz;
     ns = s;
     send = SEND_NONE;
     // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
@@ -473,7 +450,9 @@ module toe_tcp_core
     avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
     ooo_store = 1'b0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
-    sws_ok = 1'b0; sws_override = 1'b0;
+    sws_override = 1'b0;
+    sz = '0;
+    ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -500,8 +479,8 @@ module toe_tcp_core
           ns.rx_req = g.seq + 1;
           ns.rx_read = g.seq + 1;
           ns.rcv_adv = g.seq + 1 + MAX_WIN;
-          ns.mss = peer_mss;
-          c_mss_clamp = mss_clamp;
+          ns.mss = peer.mss;
+          c_mss_clamp = peer.clamped;
           ns.rto = cfg_rto_init_us;
           ns.tmr_on = 1'b1;
           ns.tmr_at = now_us + cfg_rto_init_us;
@@ -548,8 +527,8 @@ module toe_tcp_core
             ns.rx_req = g.seq + 1;
             ns.rx_read = g.seq + 1;
             ns.rcv_adv = g.seq + 1 + MAX_WIN;
-            ns.mss = peer_mss;
-            c_mss_clamp = mss_clamp;
+            ns.mss = peer.mss;
+            c_mss_clamp = peer.clamped;
             ns.snd_wnd = g.window;
             ns.max_sndwnd = g.window;
             ns.snd_wl1 = g.seq;
@@ -585,10 +564,7 @@ module toe_tcp_core
           send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
         end else begin
           // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
-          if (seglen == '0)
-            acceptable = wnd == '0 ? g.seq == s.rcv_nxt : (g.seq - s.rcv_nxt) < wnd;
-          else
-            acceptable = wnd != '0 && ((g.seq - s.rcv_nxt) < wnd || (g.seq + seglen - 1 - s.rcv_nxt) < wnd);
+          acceptable = seg_acceptable(g.seq, seglen, s.rcv_nxt, wnd);
           if (!acceptable) begin
             c_wdrop = 1'b1;
             if (!g.flags[F_RST]) send = SEND_ACK;
@@ -626,7 +602,7 @@ module toe_tcp_core
           end else begin
             // ---- ACK ----
             if (s.state == SYN_RCVD) begin
-              if (seq_lt(s.snd_una, g.ack) && seq_le(g.ack, s.snd_max)) begin
+              if (ack_kind == ACK_NEW) begin
                 ns.state = ESTABLISHED;
                 do_notif = 1'b1;
                 nt.kind = NOTIF_NEW;
@@ -636,13 +612,13 @@ module toe_tcp_core
                 stop = 1'b1;
               end
             end
-            if (!stop && seq_lt(s.snd_max, g.ack)) begin
+            if (!stop && ack_kind == ACK_UNSENT) begin
               send = SEND_ACK;       // acknowledges something never sent
               c_wdrop = 1'b1;
               stop = 1'b1;
             end
             if (!stop) begin
-              if (seq_lt(s.snd_una, g.ack)) begin
+              if (ack_kind == ACK_NEW) begin
                 ns.snd_una = g.ack;
                 ns.retries = '0;
                 if (s.rtt_on && seq_lt(s.rtt_seq, g.ack)) begin
@@ -656,7 +632,7 @@ module toe_tcp_core
               // an answer to a window or keepalive probe: the peer is alive
               heard = 1'b1;
               if (s.snd_wnd == '0 || s.snd_una == s.snd_max) ns.retries = '0;
-              if (seq_lt(s.snd_wl1, g.seq) || (s.snd_wl1 == g.seq && seq_le(s.snd_wl2, g.ack))) begin
+              if (wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack)) begin
                 ns.snd_wnd = g.window;
                 if (g.window > s.max_sndwnd) ns.max_sndwnd = g.window;
                 ns.snd_wl1 = g.seq;
@@ -895,7 +871,7 @@ module toe_tcp_core
         ns.rx_read = s.rx_read + 32'(done_reg.length);
         // window update when the window was under half the ring and opens by a step
         if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
-          if (wnd < (RING >> 1) && adv_edge(ns) != s.rcv_adv) ack_now = 1'b1;
+          if (wnd < (RING >> 1) && adv_edge_of(ns) != s.rcv_adv) ack_now = 1'b1;
       end
       EV_TXW_DONE: begin
         ns.tx_done = s.tx_done + 32'(done_reg.length);
@@ -989,16 +965,13 @@ module toe_tcp_core
         ns.state != SYN_SENT && ns.state != SYN_RCVD && ns.state != TIME_WAIT) begin
       avail = pos(ns.tx_done - ns.snd_nxt);
       usable = pos(ns.snd_una + 32'(ns.snd_wnd) - ns.snd_nxt);
-      n = umin(umin(32'(ns.mss), avail), usable);
       // nothing was in flight: a running timer is the idle or persist timer, not the RTO
       idle_before = ns.snd_una == ns.snd_max;
-      // sender silly-window avoidance (RFC 1122 4.2.3.4): a segment goes when it is full,
-      // when it empties the queue (with Nagle: and nothing is in flight), when it is at
-      // least half the largest window the peer offered, when the override timer fired, or
-      // when it is a retransmission
-      sws_ok = n == 32'(ns.mss) || (n == avail && (!cfg_nagle || ns.snd_nxt == ns.snd_una)) ||
-               n >= 32'(ns.max_sndwnd >> 1) || sws_override || seq_lt(ns.snd_nxt, ns.snd_max);
-      if (n != '0 && !sws_ok) begin
+      // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
+      sz = send_size(ns.snd_una, ns.snd_nxt, ns.snd_max, ns.tx_done, ns.snd_wnd, ns.max_sndwnd, ns.mss,
+                     cfg_nagle, sws_override);
+      n = 32'(sz.len);
+      if (sz.held) begin
         if (ns.snd_una == ns.snd_max && !ns.tmr_on) begin
           ns.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
           ns.tmr_at = now_us + ns.rto;
@@ -1079,7 +1052,7 @@ module toe_tcp_core
     end
 
     // ---- build the segment command ----
-    if (send != SEND_NONE && send != SEND_RST) ns.rcv_adv = adv_edge(ns);
+    if (send != SEND_NONE && send != SEND_RST) ns.rcv_adv = adv_edge_of(ns);
     cmd = '{session: SID_W'(sid_reg), remote_ip: ns.remote_ip, remote_port: ns.remote_port,
             local_port: ns.local_port, seq: send_seq, ack: ns.rcv_nxt, flags: 8'd0,
             window: 16'(pos(ns.rcv_adv - ns.rcv_nxt)), length: '0, mss: '0};

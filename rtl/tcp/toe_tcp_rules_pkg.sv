@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_rules_pkg: the TCP rules as pure functions of their inputs, so that every engine
+// that applies one (the protocol core today; the fast path, slow path and timer engines of
+// the pipelined core) applies the same text, and each is unit-tested against a Python
+// reference written from the RFC (tb/toe_tcp_rules). No state, no clock.
+//   seg_acceptable   RFC 9293 3.10.7.4, the four-case acceptability test
+//   ack_check        RFC 9293 3.10.7.4 fifth check: old, new or not-yet-sent ACK
+//   wnd_update_ok    RFC 9293 3.10.7.4: the SND.WL1/SND.WL2 rule for taking SEG.WND
+//   rtt_sample       RFC 6298 2.2/2.3 estimator, with the RTO bounds of 2.4/2.5
+//   send_size        how much to send now: MSS, data queued, usable window, and the
+//                    sender silly-window rule of RFC 1122 4.2.3.4 with Nagle (RFC 896)
+//   adv_edge         the right edge to advertise: receiver silly-window avoidance,
+//                    RFC 1122 4.2.3.3 (and RFC 9293 3.8.6.2.2), never moved left
+//   peer_mss         the send MSS from the peer's option (RFC 9293 3.7.1, 536 default)
+// The ISN (RFC 6528) is a keyed hash over several cycles: toe_tcp_isn.
+package toe_tcp_rules_pkg;
+  import toe_tcp_pkg::*;
+
+  function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
+  function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
+  // a sequence-space difference, negative as 0
+  function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
+
+  // RFC 9293 3.10.7.4: a segment of SEG.LEN sequence numbers (payload + SYN + FIN) at
+  // SEG.SEQ is acceptable when
+  //   len 0, wnd 0:  SEG.SEQ = RCV.NXT
+  //   len 0, wnd >0: RCV.NXT =< SEG.SEQ < RCV.NXT+RCV.WND
+  //   len >0, wnd 0: never
+  //   len >0, wnd >0: its first or its last sequence number is in the window
+  function automatic logic seg_acceptable(input logic [31:0] seg_seq, seg_len, rcv_nxt, rcv_wnd);
+    if (seg_len == '0)
+      return rcv_wnd == '0 ? seg_seq == rcv_nxt : (seg_seq - rcv_nxt) < rcv_wnd;
+    return rcv_wnd != '0 && ((seg_seq - rcv_nxt) < rcv_wnd || (seg_seq + seg_len - 1 - rcv_nxt) < rcv_wnd);
+  endfunction
+
+  // RFC 9293 3.10.7.4, ACK field: SEG.ACK =< SND.UNA is a duplicate (ignored, the segment is
+  // processed further); SND.UNA < SEG.ACK =< SND.NXT acknowledges new data; above SND.NXT
+  // it acknowledges something not yet sent (answer with an ACK, drop the segment). The
+  // engine goes back N on a timeout, so "sent" is SND.MAX, the highest it ever sent.
+  typedef enum logic [1:0] {ACK_OLD, ACK_NEW, ACK_UNSENT} ack_kind_e;
+  function automatic ack_kind_e ack_check(input logic [31:0] seg_ack, snd_una, snd_max);
+    if (seq_lt(snd_max, seg_ack)) return ACK_UNSENT;
+    if (seq_lt(snd_una, seg_ack)) return ACK_NEW;
+    return ACK_OLD;
+  endfunction
+
+  // RFC 9293 3.10.7.4: the send window is taken from a segment that is not older than the
+  // one it was last taken from: SND.WL1 < SEG.SEQ, or SND.WL1 = SEG.SEQ and SND.WL2 =< SEG.ACK
+  // (the caller has checked the ACK is not ACK_UNSENT).
+  function automatic logic wnd_update_ok(input logic [31:0] snd_wl1, snd_wl2, seg_seq, seg_ack);
+    return seq_lt(snd_wl1, seg_seq) || (snd_wl1 == seg_seq && seq_le(snd_wl2, seg_ack));
+  endfunction
+
+  // RFC 6298, in microseconds (clock granularity G = 1 us), alpha = 1/8, beta = 1/4, K = 4.
+  // The state keeps fraction bits so that rounding does not pile up (Jacobson's scaling,
+  // as Linux does): srtt8 = 8 * SRTT, rttvar4 = 4 * RTTVAR. srtt8 = 0 means no sample yet
+  // (2.2: SRTT = R, RTTVAR = R/2); otherwise (2.3) RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R'|
+  // with the SRTT before the update, then SRTT = 7/8 SRTT + 1/8 R'. The only rounding is
+  // SRTT = srtt8 >> 3 in |SRTT - R'|: SRTT settles within 1 us of a steady RTT and RTTVAR
+  // under 1 us (unscaled shifts settled 7 us above it, with RTTVAR stuck at 7 us).
+  // RTO = SRTT + max(G, K*RTTVAR), kept within [rto_min, rto_max] (2.4, 2.5). A sample of
+  // 0 counts as 1 us. Samples up to 2^28 us (4.5 min) keep every term within 32 bits.
+  typedef struct packed {
+    logic [31:0] srtt8, rttvar4, rto;
+  } rtt_t;
+  function automatic rtt_t rtt_sample(input rtt_t x, input logic [31:0] r, rto_min, rto_max);
+    rtt_t y;
+    logic [31:0] r1, srtt, diff;
+    r1 = umax(r, 32'd1);
+    if (x.srtt8 == '0) begin
+      y.srtt8 = r1 << 3;
+      y.rttvar4 = r1 << 1;
+    end else begin
+      srtt = x.srtt8 >> 3;
+      diff = srtt > r1 ? srtt - r1 : r1 - srtt;
+      y.rttvar4 = x.rttvar4 - (x.rttvar4 >> 2) + diff;
+      y.srtt8 = x.srtt8 - srtt + r1;
+    end
+    y.rto = umin(umax((y.srtt8 >> 3) + umax(32'd1, y.rttvar4), rto_min), rto_max);
+    return y;
+  endfunction
+
+  // How many bytes to send from SND.NXT now (0: nothing). `queued_end` is the end of the
+  // data the application has queued; the usable window is SND.UNA + SND.WND - SND.NXT.
+  // RFC 1122 4.2.3.4: a segment goes when it is a full MSS, when it empties the queue
+  // (all application data counts as pushed; with Nagle, RFC 896: only if nothing is
+  // unacknowledged), when it is at least half the
+  // largest window the peer has offered, when the override timer fired (`force_send`),
+  // or when it resends data already sent once (SND.NXT < SND.MAX after going back).
+  // `held` says data could go but the rule holds it back (arm the override timer).
+  typedef struct packed {
+    logic [15:0] len;
+    logic        held;
+  } send_t;
+  function automatic send_t send_size(input logic [31:0] snd_una, snd_nxt, snd_max, queued_end,
+                                      input logic [15:0] snd_wnd, max_sndwnd, mss,
+                                      input logic nagle, force_send);
+    send_t r;
+    logic [31:0] queued, usable, n;
+    logic ok;
+    queued = pos(queued_end - snd_nxt);
+    usable = pos(snd_una + 32'(snd_wnd) - snd_nxt);
+    n = umin(umin(32'(mss), queued), usable);
+    ok = n == 32'(mss) || (n == queued && (!nagle || snd_nxt == snd_una)) ||
+         (n << 1) >= 32'(max_sndwnd) || force_send || seq_lt(snd_nxt, snd_max);
+    r.len = ok ? 16'(n) : '0;
+    r.held = n != '0 && !ok;
+    return r;
+  endfunction
+
+  // The right edge of the receive window to advertise. The buffer is a ring of
+  // `ring_bytes`: bytes up to rx_read + ring_bytes fit; the edge is also at most max_win
+  // past RCV.NXT (the 16-bit window field, no scaling). RFC 1122 4.2.3.3: the edge moves
+  // right only in steps of at least min(ring/2, MSS), so a window that opens by a few bytes
+  // is not offered; it never moves left (RFC 9293 3.8.6.2.2: do not shrink the window).
+  function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
+                                           input logic [15:0] mss,
+                                           input logic [31:0] ring_bytes, max_win);
+    logic [31:0] edge_max, step;
+    edge_max = rx_read + ring_bytes;
+    if (seq_lt(rcv_nxt + max_win, edge_max)) edge_max = rcv_nxt + max_win;
+    step = umin(ring_bytes >> 1, 32'(mss));
+    if (seq_lt(rcv_adv, edge_max) && edge_max - rcv_adv >= step) return edge_max;
+    return rcv_adv;
+  endfunction
+
+  // The MSS to send with: the peer's option, 536 without one (RFC 9293 3.7.1), raised to
+  // `floor_mss` (a tiny MSS costs a segment per few bytes; `clamped` says it was raised),
+  // and never above `our_mss`.
+  typedef struct packed {
+    logic [15:0] mss;
+    logic        clamped;
+  } mss_t;
+  function automatic mss_t peer_mss(input logic [15:0] opt, our_mss, floor_mss);
+    mss_t r;
+    logic [15:0] m;
+    m = opt == '0 ? 16'd536 : opt;
+    r.clamped = m < floor_mss;
+    if (r.clamped) m = floor_mss;
+    r.mss = m < our_mss ? m : our_mss;
+    return r;
+  endfunction
+endpackage

@@ -1,0 +1,276 @@
+"""toe_tcp_rules_pkg against references written from the RFC text (not from the RTL):
+random inputs across the whole sequence space (so across the 2^32 wrap) and the edge
+cases each rule names. Sequence comparisons are RFC 9293 3.4's modulo-2^32 arithmetic:
+a < b when a - b, as a signed 32-bit number, is negative."""
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import cocotb
+from cocotb.triggers import Timer
+
+import runner
+
+M = 1 << 32
+N_RANDOM = 3000
+
+
+def wrap(x):
+    return x % M
+
+
+def lt(a, b):
+    return wrap(a - b) >= 1 << 31
+
+
+def le(a, b):
+    return a == b or lt(a, b)
+
+
+async def settle():
+    await Timer(1, "ns")
+
+
+def rand_seq(rng):
+    """A sequence number, often near the wrap."""
+    return rng.choice([rng.getrandbits(32), M - 1 - rng.getrandbits(12), rng.getrandbits(12)])
+
+
+# ---- RFC 9293 3.10.7.4: acceptability ----
+def acceptable_ref(seq, seg_len, rcv_nxt, rcv_wnd):
+    """The four cases of the table: a sequence number x is in the window when
+    RCV.NXT =< x < RCV.NXT + RCV.WND."""
+    def in_window(x):
+        return le(rcv_nxt, x) and lt(x, wrap(rcv_nxt + rcv_wnd))
+    if seg_len == 0 and rcv_wnd == 0:
+        return seq == rcv_nxt
+    if seg_len == 0:
+        return in_window(seq)
+    if rcv_wnd == 0:
+        return False
+    return in_window(seq) or in_window(wrap(seq + seg_len - 1))
+
+
+@cocotb.test()
+async def acceptability_is_the_rfc_table(dut):
+    rng = random.Random(1)
+    cases = []
+    for _ in range(N_RANDOM):
+        nxt = rand_seq(rng)
+        wnd = rng.choice([0, 1, rng.randrange(1, 65536), 65535])
+        seg_len = rng.choice([0, 1, rng.randrange(1, 1462)])
+        # segments around the window's edges, and anywhere
+        seq = rng.choice([nxt, wrap(nxt - seg_len), wrap(nxt + wnd), wrap(nxt + wnd - 1),
+                          wrap(nxt - 1), wrap(nxt + rng.randrange(-70000, 70000)), rng.getrandbits(32)])
+        cases.append((seq, seg_len, nxt, wnd))
+    accepted = 0
+    for seq, seg_len, nxt, wnd in cases:
+        dut.acc_seq.value, dut.acc_len.value, dut.acc_rcv_nxt.value, dut.acc_rcv_wnd.value = seq, seg_len, nxt, wnd
+        await settle()
+        want = acceptable_ref(seq, seg_len, nxt, wnd)
+        accepted += want
+        assert int(dut.acc_ok.value) == want, (seq, seg_len, nxt, wnd, want)
+    assert 0.2 < accepted / len(cases) < 0.8, "the cases exercise both answers"
+
+
+# ---- RFC 9293 3.10.7.4: the ACK field, and the send-window update ----
+ACK_OLD, ACK_NEW, ACK_UNSENT = 0, 1, 2
+
+
+def ack_ref(ack, una, snd_max):
+    """SEG.ACK =< SND.UNA: duplicate; SND.UNA < SEG.ACK =< SND.NXT (the highest sent):
+    new; SEG.ACK > SND.NXT: acknowledges something not yet sent."""
+    if lt(snd_max, ack):
+        return ACK_UNSENT
+    if lt(una, ack) and le(ack, snd_max):
+        return ACK_NEW
+    return ACK_OLD
+
+
+def wnd_update_ref(wl1, wl2, seq, ack):
+    """Update when SND.WL1 < SEG.SEQ, or SND.WL1 = SEG.SEQ and SND.WL2 =< SEG.ACK."""
+    return lt(wl1, seq) or (wl1 == seq and le(wl2, ack))
+
+
+@cocotb.test()
+async def ack_and_window_update_follow_the_rfc(dut):
+    rng = random.Random(2)
+    kinds = [0, 0, 0]
+    for _ in range(N_RANDOM):
+        una = rand_seq(rng)
+        snd_max = wrap(una + rng.choice([0, 1, rng.randrange(0, 1 << 20)]))
+        ack = rng.choice([una, snd_max, wrap(snd_max + 1), wrap(una - 1), wrap(una + rng.randrange(0, 1 << 21)),
+                          rng.getrandbits(32)])
+        dut.ack_ack.value, dut.ack_una.value, dut.ack_max.value = ack, una, snd_max
+        wl1, wl2 = rand_seq(rng), rand_seq(rng)
+        seq = rng.choice([wl1, wrap(wl1 + 1), wrap(wl1 - 1), rng.getrandbits(32)])
+        wack = rng.choice([wl2, wrap(wl2 + 1), wrap(wl2 - 1), rng.getrandbits(32)])
+        dut.wu_wl1.value, dut.wu_wl2.value, dut.wu_seq.value, dut.wu_ack.value = wl1, wl2, seq, wack
+        await settle()
+        want = ack_ref(ack, una, snd_max)
+        kinds[want] += 1
+        assert int(dut.ack_kind.value) == want, (ack, una, snd_max, want)
+        assert int(dut.wu_ok.value) == wnd_update_ref(wl1, wl2, seq, wack), (wl1, wl2, seq, wack)
+    assert min(kinds) > N_RANDOM // 10, kinds
+
+
+# ---- RFC 6298: the RTT estimator ----
+def rtt_exact(srtt, rttvar, r):
+    """2.2 (first sample, srtt = 0: none yet) and 2.3, in exact fractions, alpha = 1/8,
+    beta = 1/4 (RTTVAR is updated with the SRTT before its update)."""
+    r = max(r, 1)
+    if srtt == 0:
+        return Fraction(r), Fraction(r, 2)
+    return Fraction(7, 8) * srtt + Fraction(r, 8), Fraction(3, 4) * rttvar + abs(srtt - r) / 4
+
+
+def rto_ref(srtt, rttvar, rto_min, rto_max):
+    """RTO = SRTT + max(G, K*RTTVAR), G = 1 us, K = 4, in whole us (SRTT rounded down);
+    kept within [min, max] (2.4, 2.5)."""
+    return min(max(int(srtt) + max(1, int(4 * rttvar)), rto_min), rto_max)
+
+
+async def rtt_step(dut, srtt, rttvar, r, rto_min, rto_max):
+    """One sample on an estimate in us (exact fractions of 1/8 and 1/4 us: the RTL keeps
+    8*SRTT and 4*RTTVAR); returns the new SRTT, RTTVAR and RTO in us."""
+    dut.rtt_srtt8.value, dut.rtt_rttvar4.value, dut.rtt_r.value = int(8 * srtt), int(4 * rttvar), r
+    dut.rtt_min.value, dut.rtt_max.value = rto_min, rto_max
+    await settle()
+    return (Fraction(int(dut.rtt_srtt8_o.value), 8), Fraction(int(dut.rtt_rttvar4_o.value), 4),
+            int(dut.rtt_rto_o.value))
+
+
+@cocotb.test()
+async def rtt_estimator_is_rfc6298(dut):
+    rng = random.Random(3)
+    # one step from random states: SRTT within 1/4 us and RTTVAR within 1/2 us of the exact
+    # update (the only rounding is SRTT to whole us inside |SRTT - R'|)
+    for _ in range(N_RANDOM):
+        srtt = rng.choice([0, Fraction(rng.randrange(8, 1 << 29), 8)])
+        rttvar = Fraction(rng.randrange(0, 1 << 27), 4) if srtt else 0
+        r = rng.choice([0, 1, rng.randrange(0, 1 << 26)])
+        rto_min, rto_max = rng.choice([(1000, 60_000_000), (200_000, 60_000_000), (1, 1 << 31)])
+        s, v, rto = await rtt_step(dut, srtt, rttvar, r, rto_min, rto_max)
+        es, ev = rtt_exact(srtt, rttvar, r)
+        assert abs(s - es) <= Fraction(1, 4) and abs(v - ev) <= Fraction(1, 2), \
+            (float(srtt), float(rttvar), r, float(s), float(v), float(es), float(ev))
+        assert rto == rto_ref(s, v, rto_min, rto_max), (float(s), float(v), rto)
+    # a run of samples follows the exact recursion (rounding does not pile up), and a
+    # steady RTT gives SRTT within 1 us of it and RTTVAR under 1 us
+    srtt = rttvar = 0
+    es = ev = Fraction(0)
+    for i in range(400):
+        r = 1000 + (rng.randrange(0, 200) if i < 300 else 0)
+        srtt, rttvar, rto = await rtt_step(dut, srtt, rttvar, r, 1, 1 << 31)
+        es, ev = rtt_exact(es, ev, r)
+        assert abs(srtt - es) <= 1 and abs(rttvar - ev) <= 1, (i, float(srtt), float(rttvar), float(es), float(ev))
+    assert abs(srtt - 1000) <= 1 and rttvar < 1 and rto == rto_ref(srtt, rttvar, 1, 1 << 31), (srtt, rttvar, rto)
+    # the first sample, and the bounds of 2.4 and 2.5
+    assert await rtt_step(dut, 0, 0, 3000, 1, 1 << 31) == (3000, 1500, 3000 + 6000)
+    assert (await rtt_step(dut, 0, 0, 10, 1_000_000, 60_000_000))[2] == 1_000_000
+    assert (await rtt_step(dut, 0, 0, 100_000_000, 1_000_000, 60_000_000))[2] == 60_000_000
+
+
+# ---- RFC 1122 4.2.3.4 (sender SWS avoidance) with Nagle (RFC 896) ----
+def send_ref(una, nxt, snd_max, queued_end, wnd, max_wnd, mss, nagle, force):
+    """D = data queued and unsent, U = SND.UNA + SND.WND - SND.NXT (usable window). A
+    segment of min(MSS, D, U) goes when (1) min(D, U) >= MSS; (2) all queued data can go
+    (application data counts as pushed), with Nagle only if nothing is unacknowledged;
+    (3) min(D, U) >= Fs * Max(SND.WND), Fs = 1/2; (4) the override timer fired. A
+    retransmission (below the highest sequence sent) always goes. Returns (len, held)."""
+    def pos(x):
+        x = wrap(x)
+        return 0 if x >= 1 << 31 else x
+    d = pos(queued_end - nxt)
+    u = pos(una + wnd - nxt)
+    n = min(mss, d, u)
+    if n == 0:
+        return 0, False
+    go = (min(d, u) >= mss or (d <= u and (not nagle or nxt == una))
+          or Fraction(min(d, u)) >= Fraction(max_wnd, 2) or force or lt(nxt, snd_max))
+    return (n, False) if go else (0, True)
+
+
+@cocotb.test()
+async def send_decision_is_rfc1122_with_nagle(dut):
+    rng = random.Random(4)
+    sent = held = 0
+    for _ in range(N_RANDOM):
+        una = rand_seq(rng)
+        snd_max = wrap(una + rng.choice([0, rng.randrange(0, 70000)]))
+        nxt = wrap(una + rng.randrange(0, wrap(snd_max - una) + 1))        # go back: una <= nxt <= max
+        queued_end = wrap(snd_max + rng.choice([0, 1, rng.randrange(0, 3000), rng.randrange(0, 70000)]))
+        mss = rng.choice([536, 1460, rng.randrange(64, 9000)])
+        max_wnd = rng.choice([rng.randrange(0, 65536), 65535, rng.randrange(1, 2 * mss)])
+        wnd = rng.choice([0, max_wnd, rng.randrange(0, max_wnd + 1)])
+        nagle, force = rng.getrandbits(1), int(rng.random() < 0.1)
+        for name, v in (("una", una), ("nxt", nxt), ("max", snd_max), ("queued_end", queued_end), ("wnd", wnd),
+                        ("max_wnd", max_wnd), ("mss", mss), ("nagle", nagle), ("force", force)):
+            getattr(dut, "snd_" + name).value = v
+        await settle()
+        want = send_ref(una, nxt, snd_max, queued_end, wnd, max_wnd, mss, nagle, force)
+        got = (int(dut.snd_len.value), bool(int(dut.snd_held.value)))
+        assert got == want, dict(una=una, nxt=nxt, max=snd_max, end=queued_end, wnd=wnd, max_wnd=max_wnd,
+                                 mss=mss, nagle=nagle, force=force, got=got, want=want)
+        sent += want[0] > 0
+        held += want[1]
+    assert sent > N_RANDOM // 4 and held > N_RANDOM // 100, (sent, held)
+
+
+# ---- RFC 1122 4.2.3.3 (receiver SWS avoidance); RFC 9293: never shrink the window ----
+def adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win):
+    """The edge the buffer allows (every unread byte and the window within the ring, at
+    most max_win past RCV.NXT) is offered only when it moves the advertised edge right
+    by at least min(Fr * RCV.BUFF, MSS), Fr = 1/2; otherwise the edge stays."""
+    allowed = wrap(rx_read + ring)
+    if lt(wrap(rcv_nxt + max_win), allowed):
+        allowed = wrap(rcv_nxt + max_win)
+    if lt(rcv_adv, allowed) and wrap(allowed - rcv_adv) >= min(Fraction(ring, 2), mss):
+        return allowed
+    return rcv_adv
+
+
+@cocotb.test()
+async def window_advertisement_avoids_silly_windows(dut):
+    rng = random.Random(5)
+    moved = 0
+    for _ in range(N_RANDOM):
+        ring = rng.choice([4096, 16384, 65536, 1 << 20])
+        max_win = min(ring, 65535)
+        rx_read = rand_seq(rng)
+        rcv_nxt = wrap(rx_read + rng.randrange(0, ring + 1))              # unread bytes fit the ring
+        rcv_adv = wrap(rcv_nxt + rng.randrange(0, max_win + 1))          # the edge we offered
+        if lt(wrap(rx_read + ring), rcv_adv):
+            rcv_adv = wrap(rx_read + ring)
+        mss = rng.choice([536, 1460, rng.randrange(64, 9000)])
+        for name, v in (("rcv_adv", rcv_adv), ("rcv_nxt", rcv_nxt), ("rx_read", rx_read), ("ring", ring),
+                        ("max_win", max_win), ("mss", mss)):
+            getattr(dut, "adv_" + name).value = v
+        await settle()
+        want = adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win)
+        got = int(dut.adv_edge_o.value)
+        assert got == want, (rcv_adv, rcv_nxt, rx_read, mss, ring, got, want)
+        assert le(rcv_adv, got), "the advertised edge moved left"
+        moved += got != rcv_adv
+    assert N_RANDOM // 10 < moved < N_RANDOM * 9 // 10, moved
+
+
+# ---- RFC 9293 3.7.1: the send MSS ----
+@cocotb.test()
+async def peer_mss_defaults_clamps_and_caps(dut):
+    rng = random.Random(6)
+    cases = [(0, 1460, 536), (0, 1460, 1000), (1460, 1460, 536), (9000, 1460, 536), (1, 1460, 536),
+             (88, 1460, 88), (536, 500, 536)]
+    cases += [(rng.choice([0, rng.randrange(1, 65536)]), rng.randrange(536, 9001), rng.randrange(64, 1461))
+              for _ in range(500)]
+    for opt, ours, floor in cases:
+        dut.mss_opt.value, dut.mss_our.value, dut.mss_floor.value = opt, ours, floor
+        await settle()
+        peer = opt if opt else 536                   # no option: 536
+        want = min(max(peer, floor), ours)
+        assert (int(dut.mss_o.value), int(dut.mss_clamped.value)) == (want, int(peer < floor)), (opt, ours, floor)
+
+
+def test_toe_tcp_rules():
+    runner.run("toe_tcp_rules_tb", "test_toe_tcp_rules", {}, Path(__file__).parent,
+               extra_sources=[Path(__file__).parent / "toe_tcp_rules_tb.sv"])

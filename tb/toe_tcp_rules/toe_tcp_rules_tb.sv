@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_rules_tb: every function of toe_tcp_rules_pkg on its own ports (combinational),
+// for the unit test against the Python reference of the RFC text.
+module toe_tcp_rules_tb
+  import toe_tcp_pkg::*;
+  import toe_tcp_rules_pkg::*;
+(
+  input  logic [31:0] acc_seq, acc_len, acc_rcv_nxt, acc_rcv_wnd,
+  output logic        acc_ok,
+  input  logic [31:0] ack_ack, ack_una, ack_max,
+  output logic [1:0]  ack_kind,
+  input  logic [31:0] wu_wl1, wu_wl2, wu_seq, wu_ack,
+  output logic        wu_ok,
+  input  logic [31:0] rtt_srtt8, rtt_rttvar4, rtt_r, rtt_min, rtt_max,
+  output logic [31:0] rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o,
+  input  logic [31:0] snd_una, snd_nxt, snd_max, snd_queued_end,
+  input  logic [15:0] snd_wnd, snd_max_wnd, snd_mss,
+  input  logic        snd_nagle, snd_force,
+  output logic [15:0] snd_len,
+  output logic        snd_held,
+  input  logic [31:0] adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_ring, adv_max_win,
+  input  logic [15:0] adv_mss,
+  output logic [31:0] adv_edge_o,
+  input  logic [15:0] mss_opt, mss_our, mss_floor,
+  output logic [15:0] mss_o,
+  output logic        mss_clamped
+);
+  rtt_t rtt;
+  send_t snd;
+  mss_t mss;
+  assign acc_ok = seg_acceptable(acc_seq, acc_len, acc_rcv_nxt, acc_rcv_wnd);
+  assign ack_kind = ack_check(ack_ack, ack_una, ack_max);
+  assign wu_ok = wnd_update_ok(wu_wl1, wu_wl2, wu_seq, wu_ack);
+  assign rtt = rtt_sample('{srtt8: rtt_srtt8, rttvar4: rtt_rttvar4, rto: '0}, rtt_r, rtt_min, rtt_max);
+  assign {rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o} = {rtt.srtt8, rtt.rttvar4, rtt.rto};
+  assign snd = send_size(snd_una, snd_nxt, snd_max, snd_queued_end, snd_wnd, snd_max_wnd, snd_mss,
+                         snd_nagle, snd_force);
+  assign {snd_len, snd_held} = {snd.len, snd.held};
+  assign adv_edge_o = adv_edge(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_ring, adv_max_win);
+  assign mss = peer_mss(mss_opt, mss_our, mss_floor);
+  assign {mss_o, mss_clamped} = {mss.mss, mss.clamped};
+endmodule

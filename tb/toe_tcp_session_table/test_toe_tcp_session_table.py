@@ -1,0 +1,227 @@
+"""toe_tcp_session_table against its contract: a table that does not refuse (0 refused
+allocations up to 90 % of MAX_SESSIONS, for the adversarial-looking case of one peer
+address with consecutive ports, for random tuples, and for active opens), lookups that find
+exactly what was inserted, releases that free exactly what they name, a full table that
+refuses and counts, and hostile requests (a release with the wrong id, a lookup without
+allocation, a SYN to a port nobody listens on) that change nothing."""
+import random
+from pathlib import Path
+
+import cocotb
+import pytest
+from cocotb.triggers import FallingEdge, ReadOnly
+
+import runner
+from tbutil import TB
+
+LOOKUP, OPEN, RELEASE = 0, 1, 2
+LISTEN_PORT = 5001
+
+
+class Table:
+    def __init__(self, dut):
+        self.dut = dut
+        self.tb = TB(dut)
+        self.max_sessions = int(dut.MAX_SESSIONS.value)
+        self.alloc_fails = 0
+        cocotb.start_soon(self._count_fails())
+
+    async def _count_fails(self):
+        while True:
+            await ReadOnly()
+            self.alloc_fails += int(self.dut.stat_alloc_fails.value)
+            await FallingEdge(self.dut.clk)
+
+    async def start(self):
+        d = self.dut
+        d.req_valid.value = 0
+        d.listen_req_valid.value = 0
+        d.listen_rsp_ready.value = 1
+        await self.tb.reset()
+        await self.tb.push("listen_req", (LISTEN_PORT << 1) | 1)
+        # the table takes requests once it has cleared itself and filled the id pool
+        for _ in range(4 * self.max_sessions):
+            await ReadOnly()
+            if int(d.req_ready.value):
+                break
+            await FallingEdge(d.clk)
+        else:
+            raise AssertionError("the table never became ready")
+        await FallingEdge(d.clk)
+
+    async def request(self, op, rip, rport, lport=LISTEN_PORT, alloc=0, session=0):
+        """One request; returns the response as a dict (None for RELEASE)."""
+        d = self.dut
+        await FallingEdge(d.clk)
+        d.req_op.value, d.req_remote_ip.value, d.req_remote_port.value = op, rip, rport
+        d.req_local_port.value, d.req_alloc.value, d.req_session.value = lport, alloc, session
+        d.req_valid.value = 1
+        for _ in range(100):
+            await ReadOnly()
+            if int(d.req_ready.value):
+                break
+            await FallingEdge(d.clk)
+        else:
+            raise AssertionError("request not taken")
+        await FallingEdge(d.clk)
+        d.req_valid.value = 0
+        if op == RELEASE:
+            return None
+        for _ in range(100):
+            await ReadOnly()
+            if int(d.rsp_valid.value):
+                rsp = {"found": int(d.rsp_found.value), "new": int(d.rsp_new.value),
+                       "session": int(d.rsp_session.value), "local_port": int(d.rsp_local_port.value),
+                       "full": int(d.rsp_full.value), "listening": int(d.rsp_listening.value)}
+                await FallingEdge(d.clk)
+                return rsp
+            await FallingEdge(d.clk)
+        raise AssertionError("no response")
+
+    async def syn(self, rip, rport, lport=LISTEN_PORT):
+        return await self.request(LOOKUP, rip, rport, lport, alloc=1)
+
+    async def in_use(self):
+        await ReadOnly()
+        n = int(self.dut.sessions_in_use.value)
+        await FallingEdge(self.dut.clk)
+        return n
+
+
+async def fill(t, tuples):
+    """Allocate a session for each (ip, port) tuple; returns {tuple: session} and refusals."""
+    sessions, refused = {}, 0
+    for rip, rport in tuples:
+        r = await t.syn(rip, rport)
+        if r["found"] and r["new"]:
+            sessions[(rip, rport)] = r["session"]
+        else:
+            assert r["full"] and not r["found"], r
+            refused += 1
+    return sessions, refused
+
+
+async def check_all_found(t, sessions):
+    for (rip, rport), sid in sessions.items():
+        r = await t.request(LOOKUP, rip, rport)
+        assert r["found"] and not r["new"] and r["session"] == sid, ((rip, rport), sid, r)
+
+
+@cocotb.test()
+async def one_address_consecutive_ports_to_90_percent(dut):
+    t = Table(dut)
+    await t.start()
+    n = t.max_sessions * 9 // 10
+    tuples = [(0xC0000202, 20000 + i) for i in range(n)]
+    sessions, refused = await fill(t, tuples)
+    dut._log.info("one address, %d consecutive ports: %d refused", n, refused)
+    assert refused == 0 and t.alloc_fails == 0, f"{refused} of {n} SYNs refused"
+    assert len(set(sessions.values())) == n, "a session id was given twice"
+    assert all(s < t.max_sessions for s in sessions.values())
+    assert await t.in_use() == n
+    await check_all_found(t, sessions)
+
+
+@cocotb.test()
+async def random_tuples_with_churn(dut):
+    t = Table(dut)
+    await t.start()
+    rng = random.Random(9293)
+    n = t.max_sessions * 9 // 10
+    tuples = list({(rng.getrandbits(32), rng.getrandbits(16)) for _ in range(n)})
+    sessions, refused = await fill(t, tuples)
+    assert refused == 0, f"{refused} of {len(tuples)} refused"
+    # churn: release a third, allocate as many new ones, several rounds
+    for _ in range(3):
+        gone = rng.sample(sorted(sessions), len(sessions) // 3)
+        for key in gone:
+            await t.request(RELEASE, *key, session=sessions.pop(key))
+        for key in gone:
+            r = await t.request(LOOKUP, *key)
+            assert not r["found"] and not r["new"], (key, r)
+        fresh = [(rng.getrandbits(32), rng.getrandbits(16)) for _ in range(len(gone))]
+        fresh = [k for k in dict.fromkeys(fresh) if k not in sessions]
+        more, refused = await fill(t, fresh)
+        assert refused == 0, f"{refused} refused after churn"
+        sessions.update(more)
+        assert len(set(sessions.values())) == len(sessions)
+    assert await t.in_use() == len(sessions)
+    await check_all_found(t, sessions)
+
+
+@cocotb.test()
+async def active_opens_to_one_peer(dut):
+    t = Table(dut)
+    await t.start()
+    n = t.max_sessions * 9 // 10
+    ports = set()
+    for _ in range(n):
+        r = await t.request(OPEN, 0xC6336401, 443)
+        assert r["found"] and r["new"], r
+        assert 49152 <= r["local_port"] <= 65535 and r["local_port"] not in ports, r
+        ports.add(r["local_port"])
+    assert t.alloc_fails == 0
+    # every opened tuple is found by the segments of its peer
+    for p in sorted(ports)[:64]:
+        r = await t.request(LOOKUP, 0xC6336401, 443, lport=p)
+        assert r["found"] and not r["new"], r
+
+
+@cocotb.test()
+async def full_table_refuses_counts_and_recovers(dut):
+    t = Table(dut)
+    await t.start()
+    rng = random.Random(1)
+    # fill every id (above 90 % a refused tuple is allowed: another one takes its place)
+    sessions, refused = {}, 0
+    for _ in range(2 * t.max_sessions):
+        if len(sessions) == t.max_sessions:
+            break
+        key = (rng.getrandbits(32), rng.getrandbits(16))
+        if key not in sessions:
+            more, r = await fill(t, [key])
+            sessions.update(more)
+            refused += r
+    dut._log.info("filling all %d ids with random tuples: %d refused", t.max_sessions, refused)
+    assert len(sessions) == t.max_sessions and await t.in_use() == t.max_sessions
+    fails = t.alloc_fails
+    r = await t.syn(0x0A000001, 1)
+    assert not r["found"] and r["full"], r
+    assert t.alloc_fails == fails + 1, "a refused allocation is counted"
+    key = next(iter(sessions))
+    await t.request(RELEASE, *key, session=sessions.pop(key))
+    r = await t.syn(0x0A000001, 1)
+    assert r["found"] and r["new"], r
+    assert await t.in_use() == t.max_sessions
+
+
+@cocotb.test()
+async def hostile_requests_change_nothing(dut):
+    t = Table(dut)
+    await t.start()
+    sessions, _ = await fill(t, [(0xC0000201, 1000 + i) for i in range(8)])
+    key, sid = next(iter(sessions.items()))
+    # a release naming the tuple with another session id frees nothing
+    await t.request(RELEASE, *key, session=(sid + 1) % t.max_sessions)
+    assert await t.in_use() == 8
+    r = await t.request(LOOKUP, *key)
+    assert r["found"] and r["session"] == sid
+    # a release of a tuple that does not exist frees nothing
+    await t.request(RELEASE, 0x01020304, 7, session=sid)
+    assert await t.in_use() == 8
+    # a segment without SYN for an unknown tuple allocates nothing
+    r = await t.request(LOOKUP, 0xC0000299, 1)
+    assert not r["found"] and not r["new"] and r["listening"], r
+    # a SYN to a port nobody listens on allocates nothing
+    r = await t.syn(0xC0000299, 1, lport=5002)
+    assert not r["found"] and not r["new"] and not r["listening"], r
+    # the same SYN twice: one session
+    r = await t.syn(*key)
+    assert r["found"] and not r["new"] and r["session"] == sid, r
+    assert await t.in_use() == 8 and t.alloc_fails == 0
+
+
+@pytest.mark.parametrize("max_sessions", [64, 1024])
+def test_toe_tcp_session_table(max_sessions):
+    runner.run("toe_tcp_session_table", "test_toe_tcp_session_table",
+               {"MAX_SESSIONS": max_sessions}, Path(__file__).parent)
