@@ -13,9 +13,8 @@
 // log log n instead of log n / log log n: one row of four ways (the only structure before)
 // refused 3 of 921 SYNs from one address with consecutive ports (90 % of 1024 sessions)
 // and refused active opens to one peer before 90 %; two choices refuse none up to a full
-// table in the unit test. A new
-// tuple whose two rows are both full, or no free id, refuses the allocation
-// (stat_alloc_fails). Both rows are read at once (2*WAYS compares, no extra cycle).
+// table in the unit test. A new tuple whose two rows are both full, or no free id, refuses
+// the allocation (stat_alloc_fails). Both rows are read at once (2*WAYS compares, no extra cycle).
 // Listen requests go to toe_listen_table.
 // After reset the unit clears the table and fills the id pool (MAX_SESSIONS cycles)
 // before it answers. Timing: LOOKUP answers 3 cycles after acceptance.

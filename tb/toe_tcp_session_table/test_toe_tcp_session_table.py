@@ -40,13 +40,7 @@ class Table:
         await self.tb.reset()
         await self.tb.push("listen_req", (LISTEN_PORT << 1) | 1)
         # the table takes requests once it has cleared itself and filled the id pool
-        for _ in range(4 * self.max_sessions):
-            await ReadOnly()
-            if int(d.req_ready.value):
-                break
-            await FallingEdge(d.clk)
-        else:
-            raise AssertionError("the table never became ready")
+        await self.wait_high(d.req_ready, 4 * self.max_sessions, "the table never became ready")
         await FallingEdge(d.clk)
 
     async def request(self, op, rip, rport, lport=LISTEN_PORT, alloc=0, session=0):
@@ -56,27 +50,26 @@ class Table:
         d.req_op.value, d.req_remote_ip.value, d.req_remote_port.value = op, rip, rport
         d.req_local_port.value, d.req_alloc.value, d.req_session.value = lport, alloc, session
         d.req_valid.value = 1
-        for _ in range(100):
-            await ReadOnly()
-            if int(d.req_ready.value):
-                break
-            await FallingEdge(d.clk)
-        else:
-            raise AssertionError("request not taken")
+        await self.wait_high(d.req_ready, 100, "request not taken")
         await FallingEdge(d.clk)
         d.req_valid.value = 0
         if op == RELEASE:
             return None
-        for _ in range(100):
+        await self.wait_high(d.rsp_valid, 100, "no response")
+        rsp = {"found": int(d.rsp_found.value), "new": int(d.rsp_new.value),
+               "session": int(d.rsp_session.value), "local_port": int(d.rsp_local_port.value),
+               "full": int(d.rsp_full.value), "listening": int(d.rsp_listening.value)}
+        await FallingEdge(d.clk)
+        return rsp
+
+    async def wait_high(self, signal, limit, what):
+        """Wait (in the ReadOnly phase of the cycle) until `signal` is 1."""
+        for _ in range(limit):
             await ReadOnly()
-            if int(d.rsp_valid.value):
-                rsp = {"found": int(d.rsp_found.value), "new": int(d.rsp_new.value),
-                       "session": int(d.rsp_session.value), "local_port": int(d.rsp_local_port.value),
-                       "full": int(d.rsp_full.value), "listening": int(d.rsp_listening.value)}
-                await FallingEdge(d.clk)
-                return rsp
-            await FallingEdge(d.clk)
-        raise AssertionError("no response")
+            if int(signal.value):
+                return
+            await FallingEdge(self.dut.clk)
+        raise AssertionError(what)
 
     async def syn(self, rip, rport, lport=LISTEN_PORT):
         return await self.request(LOOKUP, rip, rport, lport, alloc=1)
