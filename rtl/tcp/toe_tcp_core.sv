@@ -4,8 +4,10 @@
 // event at a time, so the RX and TX sides never race on a session:
 //   received segment (after a session-table lookup), app open/close/read/send requests,
 //   completions of ring writes (RX payload, app TX data) and ring reads (app reads),
-//   a session from the send queue (more data to send), and the timer scan (one session
-//   per scan event: retransmission/persist/TIME-WAIT timer and delayed ACK).
+//   a session from the send queue (more data to send), and a session whose earliest
+//   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
+//   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a
+//   session's earliest deadline: an idle session costs no event.
 // Each event reads the session's state, computes the new state and at most one of each
 // output (one segment command, one notification, one job per ring engine, two RX writer
 // jobs), and writes the state back. Events take 3 cycles (+3..4 for a segment lookup, +10
@@ -258,6 +260,21 @@ module toe_tcp_core
     .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
     .uncommitted());
 
+  // Timer wheel: told the earliest deadline of a session whenever it changes (and after
+  // every timer event), it gives back the sessions whose deadline has passed.
+  logic arm_q_ready, arm_valid, arm_ready, do_arm;
+  logic fire_valid, fire_pop;
+  logic [SW-1:0] fire_sid;
+  typedef struct packed {logic [SW-1:0] sid; logic on; logic [31:0] at;} arm_t;
+  arm_t arm_in, arm_out;
+  toe_fifo #(.WIDTH($bits(arm_t)), .DEPTH(4)) u_q_arm (.clk, .rst, .s_data(arm_in), .s_valid(do_arm),
+    .s_ready(arm_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(arm_out), .m_valid(arm_valid),
+    .m_ready(arm_ready), .uncommitted());
+  toe_tcp_timer_wheel #(.MAX_SESSIONS(MAX_SESSIONS)) u_wheel (
+    .clk, .rst, .now_us, .arm_valid, .arm_ready, .arm_session(arm_out.sid), .arm_on(arm_out.on),
+    .arm_at(arm_out.at), .fire_valid, .fire_ready(fire_pop), .fire_session(fire_sid), .armed()
+  );
+
   always_ff @(posedge clk) begin
     rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);
     if (rst) rxw_count_reg <= '0;
@@ -279,7 +296,7 @@ module toe_tcp_core
   event_e ev_reg;
   logic [3:0] last_ev_reg;
   logic [SW:0] init_reg;
-  logic [SW-1:0] sid_reg, scan_reg;
+  logic [SW-1:0] sid_reg;
   logic new_reg, found_reg, listening_reg;
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
@@ -294,7 +311,7 @@ module toe_tcp_core
   logic [N_EV-1:0] ev_valid;
   assign ev_valid = {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
-                     q_cmd_ready && rxw_room,                                       // timer
+                     fire_valid && q_cmd_ready && rxw_room,                         // timer
                      sq_valid && q_cmd_ready,                                       // send queue
                      s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
                      tx_req_valid && q_txrsp_ready && q_txw_ready,
@@ -318,7 +335,8 @@ module toe_tcp_core
       end
     end
   end
-  wire start = state_reg == ST_IDLE && ev_any;
+  // every event may change a deadline: it starts only when the wheel's queue has room
+  wire start = state_reg == ST_IDLE && ev_any && arm_q_ready;
 
   assign s_rxw_done_ready = start && ev_pick == EV_RXW_DONE;
   assign s_rd_done_ready  = start && ev_pick == EV_RD_DONE;
@@ -329,6 +347,7 @@ module toe_tcp_core
   assign tx_req_ready     = start && ev_pick == EV_TX_REQ;
   assign s_seg_ready      = start && ev_pick == EV_SEG;
   assign sq_pop           = start && ev_pick == EV_SENDQ;
+  assign fire_pop         = start && ev_pick == EV_TIMER;
   assign dbg_req_ready    = start && ev_pick == EV_DBG;
   assign told_ready       = start && ev_pick == EV_TOLD;
 
@@ -386,6 +405,16 @@ module toe_tcp_core
   // the peer's MSS option, clamped (toe_tcp_rules_pkg::peer_mss)
   mss_t peer;
   assign peer = toe_tcp_rules_pkg::peer_mss(g.mss, cfg_mss, cfg_mss_min);
+
+  // a session's earliest deadline: the retransmission/persist/TIME-WAIT/idle timer or the
+  // delayed ACK, whichever comes first (none in FREE and CLOSED)
+  function automatic logic deadline_on(input sess_t x);
+    return x.state != FREE && x.state != CLOSED && (x.tmr_on || x.dack_on);
+  endfunction
+  function automatic logic [31:0] deadline_at(input sess_t x);
+    if (x.tmr_on && (!x.dack_on || seq_lt(x.tmr_at, x.dack_at))) return x.tmr_at;
+    return x.dack_at;
+  endfunction
 
   // the rules of toe_tcp_rules_pkg on a session record
   function automatic sess_t rtt_update(input sess_t x, input logic [31:0] r, input logic [31:0] mn, mx);
@@ -884,7 +913,7 @@ module toe_tcp_core
         try_send = 1'b1;
       end
 
-      // ---- timer scan ----
+      // ---- a deadline passed (timer wheel) ----
       EV_TIMER: begin
         if (s.state != FREE && s.state != CLOSED && s.tmr_on && seq_le(s.tmr_at, now_us)) begin
           if (s.state == TIME_WAIT) begin
@@ -1085,8 +1114,13 @@ module toe_tcp_core
       rxw.length = '0;
       rxw.tag = end_tag;
     end
+    // ---- the timer wheel learns the earliest deadline when it changed, and after every
+    // timer event (its entry was taken off); a new session's `s` is the stale record ----
+    arm_in = '{sid: sid_reg, on: deadline_on(ns), at: deadline_at(ns)};
+    do_arm = writes && (ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN || arm_in.on != deadline_on(s) ||
+                        (arm_in.on && arm_in.at != deadline_at(s)));
     if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp,
-                do_sendq, do_dbg, release_now} = '0;
+                do_sendq, do_dbg, release_now, do_arm} = '0;
   end
 
   // second RX writer job of an event (payload and then the end marker)
@@ -1116,7 +1150,7 @@ module toe_tcp_core
     ev_pick == EV_TX_REQ   ? SW'(tx_req.session) :
     ev_pick == EV_SENDQ    ? sq_sid :
     ev_pick == EV_DBG      ? SW'(dbg_req) :
-    ev_pick == EV_TOLD     ? SW'(told_session) : scan_reg;
+    ev_pick == EV_TOLD     ? SW'(told_session) : fire_sid;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
@@ -1130,7 +1164,6 @@ module toe_tcp_core
         sid_reg <= pick_sid;
         found_reg <= 1'b1;
         new_reg <= 1'b0;
-        if (ev_pick == EV_TIMER) scan_reg <= scan_reg + 1'b1;
         seg_reg <= s_seg;
         open_reg <= open_req;
         close_reg <= close_req;
@@ -1167,7 +1200,6 @@ module toe_tcp_core
     if (rst) begin
       state_reg <= ST_INIT;
       init_reg <= '0;
-      scan_reg <= '0;
       last_ev_reg <= '0;
     end
   end

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_timer_wheel: the sessions with an armed timer, each filed under the wheel slot
+// of its deadline, so that an idle session costs nothing and the protocol core is asked
+// about a session only when its deadline has passed (it then checks which of its timers
+// is due). It is to replace the core's scan over every session, which takes event slots.
+// NOT YET INSTANTIATED: wired into toe_tcp_core it passed the TCP unit tests and the
+// conformance scripts but lost SYN-RCVD retransmissions in sim/tests/test_tcp_syn_flood
+// (2 of 4 half-open sessions never retransmitted), cause not found yet (issue 9).
+//   arm   {session, on, at}: the session's earliest deadline is now `at` (on = 0: none).
+//         Several arms of one session: the last one counts.
+//   fire  session: its deadline has passed. Given once per arm whose deadline passes
+//         while it is armed; the core answers with an arm (the next deadline, or none).
+// The wheel has SLOTS slots of 2^TICK_LOG2 us; slot k holds a doubly linked list (one
+// next/prev pair per session in block RAM) of the sessions whose deadline falls in a tick
+// = k mod SLOTS. A cursor visits the slot of each tick once that tick has passed, takes
+// its sessions off one by one, fires those whose deadline has passed and files the others
+// again (deadlines beyond one turn are filed in the farthest slot and go round once per
+// turn: a 200 ms RTO with the defaults is filed 49 times). A deadline is fired at most one
+// tick after it passes (4 us with the defaults) plus the wait for the sessions ahead of
+// it, whatever the number of sessions.
+// Moving a deadline later (an RTO restarted by an ACK: the common case) only rewrites it
+// (the old slot comes first, and files the session again); moving it earlier or disarming
+// unlinks and refiles. After a jump of the clock (virtual time in the test harness) the
+// cursor skips whole turns and visits every slot once.
+// Timing: an arm takes 3 cycles (later deadline) to 8; an empty slot 3 cycles, a session
+// taken off it 5 (8 when filed again). Arms are taken before slot visits, and slot visits start only when the
+// fire queue has room, so arms never wait on fires (no deadlock with the core).
+module toe_tcp_timer_wheel #(
+  parameter int unsigned MAX_SESSIONS = 1024,   // power of two
+  parameter int unsigned SLOTS        = 1024,   // power of two
+  parameter int unsigned TICK_LOG2    = 2       // tick = 4 us
+) (
+  input  logic        clk,
+  input  logic        rst,
+  input  logic [31:0] now_us,
+  input  logic        arm_valid,
+  output logic        arm_ready,
+  input  logic [$clog2(MAX_SESSIONS)-1:0] arm_session,
+  input  logic        arm_on,
+  input  logic [31:0] arm_at,
+  output logic        fire_valid,
+  input  logic        fire_ready,
+  output logic [$clog2(MAX_SESSIONS)-1:0] fire_session,
+  output logic [$clog2(MAX_SESSIONS):0]   armed        // sessions in the wheel (gauge)
+);
+  localparam int unsigned SW = $clog2(MAX_SESSIONS);
+  localparam int unsigned KW = $clog2(SLOTS);
+  localparam int unsigned INIT_N = MAX_SESSIONS > SLOTS ? MAX_SESSIONS : SLOTS;
+  localparam int unsigned IW = $clog2(INIT_N) + 1;   // the init counter covers both RAMs
+  typedef logic [SW:0] link_t;                   // a session, or NIL (top bit set)
+  localparam link_t NIL = link_t'(1) << SW;
+  initial if (MAX_SESSIONS != (1 << SW) || SLOTS != (1 << KW) || SLOTS < 4)
+    $fatal(0, "toe_tcp_timer_wheel: MAX_SESSIONS and SLOTS must be powers of two (instance %m)");
+
+  // ---- state per session and per slot (one read and one write port each) ----
+  logic [31:0] at_mem   [MAX_SESSIONS];
+  logic        inw_mem  [MAX_SESSIONS];          // filed in a slot
+  logic [KW-1:0] slot_mem [MAX_SESSIONS];        // which slot
+  link_t       prev_mem [MAX_SESSIONS];          // NIL: first of its slot
+  link_t       next_mem [MAX_SESSIONS];
+  link_t       head_mem [SLOTS];
+
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_ARM_READ, ST_ARM, ST_UNLINK, ST_VISIT_READ, ST_VISIT,
+                            ST_POP_READ, ST_POP, ST_FILE_READ, ST_FILE, ST_FILE_LINK} state_e;
+  state_e state_reg;
+  logic [IW-1:0] init_reg;
+  logic [SW-1:0] sid_reg;
+  logic on_reg;
+  logic [31:0] at_reg;
+  localparam int unsigned TW = 32 - TICK_LOG2;   // ticks of the 32-bit us clock wrap at 2^TW
+  logic [TW-1:0] cursor_reg;                     // the tick whose slot is visited next
+  logic [KW-1:0] file_slot_reg;                  // where sid_reg is being filed
+  link_t old_head_reg;                           // the session it is filed in front of
+  logic arm_turn_reg;                            // arms and visits alternate when both wait
+
+  // registered reads: per-session RAMs at rd_sid, the head RAM at rd_slot
+  logic [SW-1:0] rd_sid;
+  logic [KW-1:0] rd_slot;
+  logic [31:0] at_q;
+  logic inw_q;
+  logic [KW-1:0] slot_q;
+  link_t prev_q, next_q, head_q;
+  always_ff @(posedge clk) begin
+    at_q <= at_mem[rd_sid];
+    inw_q <= inw_mem[rd_sid];
+    slot_q <= slot_mem[rd_sid];
+    prev_q <= prev_mem[rd_sid];
+    next_q <= next_mem[rd_sid];
+    head_q <= head_mem[rd_slot];
+  end
+
+  wire [TW-1:0] now_tick = TW'(now_us >> TICK_LOG2);
+  // comparisons modulo the wrap: of microseconds (32 bits) and of ticks (TW bits)
+  function automatic logic us_lt(input logic [31:0] a, b); return $signed(a - b) < 0; endfunction
+  function automatic logic tick_lt(input logic [TW-1:0] a, b);
+    logic [TW-1:0] d = a - b;
+    return d[TW-1];
+  endfunction
+  // the slot a deadline is filed in: its tick's, the cursor's if that tick is past, the
+  // farthest (one turn ahead) if it is further
+  function automatic logic [KW-1:0] file_slot(input logic [31:0] at, input logic [TW-1:0] cursor);
+    logic [TW-1:0] t = TW'(at >> TICK_LOG2);
+    logic [TW-1:0] ahead = t - cursor;
+    if (tick_lt(t, cursor)) return KW'(cursor);
+    if (ahead >= TW'(SLOTS)) return KW'(cursor + TW'(SLOTS - 1));
+    return KW'(t);
+  endfunction
+  wire [KW-1:0] cur_slot = KW'(cursor_reg);
+  wire behind = tick_lt(cursor_reg, now_tick);   // the cursor's tick has passed: visit its slot
+
+  // the fire queue (its room gates slot visits)
+  logic fq_ready, fq_push;
+  toe_fifo #(.WIDTH(SW), .DEPTH(4)) u_fire_q (.clk, .rst, .s_data(sid_reg), .s_valid(fq_push),
+    .s_ready(fq_ready), .commit(1'b0), .rewind(1'b0), .m_data(fire_session), .m_valid(fire_valid),
+    .m_ready(fire_ready), .uncommitted());
+
+  wire take_arm = state_reg == ST_IDLE && arm_valid && (arm_turn_reg || !(behind && fq_ready));
+  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && fq_ready;
+  assign arm_ready = take_arm;
+  wire popped_due = state_reg == ST_POP && !us_lt(now_us, at_q);   // at <= now
+
+  always_comb begin
+    rd_sid = sid_reg;
+    rd_slot = cur_slot;
+    if (take_arm) rd_sid = arm_session;
+    if (state_reg == ST_VISIT) rd_sid = SW'(head_q);
+    if (state_reg == ST_FILE_READ) rd_slot = file_slot(at_reg, cursor_reg);
+  end
+  // at_reg holds the deadline to file: the arm's, or the popped session's
+  wire link_t sid_link = link_t'(sid_reg);
+  assign fq_push = popped_due;
+
+  always_ff @(posedge clk) begin
+    unique case (state_reg)
+      ST_INIT: begin
+        init_reg <= init_reg + 1'b1;
+        if (init_reg < IW'(MAX_SESSIONS)) inw_mem[SW'(init_reg)] <= 1'b0;
+        if (init_reg < IW'(SLOTS)) head_mem[KW'(init_reg)] <= NIL;
+        if (init_reg == IW'(INIT_N - 1)) state_reg <= ST_IDLE;
+      end
+      ST_IDLE: begin
+        if (take_arm) begin
+          sid_reg <= arm_session;
+          on_reg <= arm_on;
+          at_reg <= arm_at;
+          arm_turn_reg <= 1'b0;
+          state_reg <= ST_ARM_READ;
+        end else if (start_visit) begin
+          arm_turn_reg <= 1'b1;
+          // a jump of the clock by more than a turn: every slot still gets one visit
+          if (TW'(now_tick - cursor_reg) > TW'(SLOTS)) cursor_reg <= now_tick - TW'(SLOTS);
+          else state_reg <= ST_VISIT_READ;
+        end
+      end
+      // ---- arm: rewrite a later deadline, else unlink and file again ----
+      ST_ARM_READ: state_reg <= ST_ARM;
+      ST_ARM: begin
+        if (on_reg) at_mem[sid_reg] <= at_reg;
+        if (inw_q && on_reg && !us_lt(at_reg, at_q)) state_reg <= ST_IDLE;      // later: its slot comes first
+        else if (inw_q) begin
+          if (prev_q == NIL) head_mem[slot_q] <= next_q;
+          else next_mem[SW'(prev_q)] <= next_q;
+          inw_mem[sid_reg] <= 1'b0;
+          state_reg <= ST_UNLINK;
+        end else state_reg <= on_reg ? ST_FILE_READ : ST_IDLE;
+      end
+      ST_UNLINK: begin
+        if (next_q != NIL) prev_mem[SW'(next_q)] <= prev_q;
+        state_reg <= on_reg ? ST_FILE_READ : ST_IDLE;
+      end
+      // ---- visit the cursor's slot: take its sessions off one by one ----
+      ST_VISIT_READ: state_reg <= ST_VISIT;
+      ST_VISIT: begin
+        if (head_q == NIL) begin
+          cursor_reg <= cursor_reg + 1'b1;
+          state_reg <= ST_IDLE;
+        end else begin
+          sid_reg <= SW'(head_q);
+          state_reg <= ST_POP_READ;
+        end
+      end
+      ST_POP_READ: state_reg <= ST_POP;
+      ST_POP: begin
+        head_mem[cur_slot] <= next_q;
+        if (next_q != NIL) prev_mem[SW'(next_q)] <= NIL;
+        inw_mem[sid_reg] <= 1'b0;
+        at_reg <= at_q;
+        // due: fired (the queue had room when the visit started; one fire per visit
+        // start); not yet: filed again. The slot is visited again until it is empty.
+        state_reg <= popped_due ? ST_IDLE : ST_FILE_READ;
+      end
+      // ---- file sid_reg under the slot of at_reg (at the front of its list) ----
+      ST_FILE_READ: begin
+        file_slot_reg <= rd_slot;
+        state_reg <= ST_FILE;
+      end
+      ST_FILE: begin
+        head_mem[file_slot_reg] <= sid_link;
+        next_mem[sid_reg] <= head_q;
+        prev_mem[sid_reg] <= NIL;
+        slot_mem[sid_reg] <= file_slot_reg;
+        inw_mem[sid_reg] <= 1'b1;
+        old_head_reg <= head_q;
+        state_reg <= ST_FILE_LINK;
+      end
+      ST_FILE_LINK: begin
+        if (old_head_reg != NIL) prev_mem[SW'(old_head_reg)] <= sid_link;
+        state_reg <= ST_IDLE;
+      end
+      default: state_reg <= ST_IDLE;
+    endcase
+    // the gauge: filed +1, taken off (popped or unlinked) -1
+    if (state_reg == ST_FILE) armed <= armed + 1'b1;
+    if (state_reg == ST_POP || (state_reg == ST_ARM && inw_q && !(on_reg && !us_lt(at_reg, at_q))))
+      armed <= armed - 1'b1;
+    if (rst) begin
+      armed <= '0;
+      state_reg <= ST_INIT;
+      init_reg <= '0;
+      cursor_reg <= now_tick;
+      arm_turn_reg <= 1'b0;
+    end
+  end
+`ifndef SYNTHESIS
+  // a session is filed at most once, and the fire queue never overflows
+  always @(posedge clk) if (!rst && state_reg == ST_FILE)
+    assert (!inw_mem[sid_reg]) else $error("toe_tcp_timer_wheel: session %0d filed twice", sid_reg);
+  always @(posedge clk) if (!rst && fq_push)
+    assert (fq_ready) else $error("toe_tcp_timer_wheel: fire queue overflow");
+`endif
+endmodule
