@@ -6,6 +6,7 @@ self-contained page (matplotlib PNGs inline) with
               in ns at the reference clocks (156.25 MHz at 64 bits, 322 MHz at 512 bits)
   goodput     TCP goodput into the engine against segment size, in Gb/s, with the wire's
               payload limit as a line
+  flows       TCP goodput (rx, tx, both) and echo at MSS 1460 against the session count
   seg_rate    TCP segments taken per cycle against the number of sessions, per segment
               kind, with the wire's own segment rate as a line and the drops written on
   echo        ICMP and UDP echo throughput against frame size, as a fraction of the wire
@@ -94,17 +95,18 @@ def latency_plot(rows):
 def goodput_plot(rows):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, w in zip(axes, (64, 512)):
-        pts = sorted((r["payload"], r["value"], r.get("resends", 0)) for r in rows
-                     if r.get("metric") == "goodput" and r.get("data_w") == w)
+        pts = sorted((r["payload"], r["value"], r["drops"]) for r in rows
+                     if r.get("metric") == "goodput" and r.get("data_w") == w and r["direction"] == "rx"
+                     and r["sessions"] == 1)
         sizes = [64, 128, 256, 536, 1024, 1460, 8192]
         ax.plot(sizes, [LINE_GBPS[w] * wire_payload_fraction(n) for n in sizes], "k-", lw=1,
                 label=f"wire limit ({LINE_GBPS[w]:g} Gb/s, headers and IFG counted)")
         if pts:
             ax.plot([p for p, _, _ in pts], [LINE_GBPS[w] * v * wire_payload_fraction(p) for p, v, _ in pts],
                     "o-", color=COLOR[w], label=f"OpenTOE {w} bits, 1 session, RX")
-            for p, v, resends in pts:
-                if resends:
-                    ax.annotate(f"{resends} resends", (p, LINE_GBPS[w] * v * wire_payload_fraction(p)),
+            for p, v, drops in pts:
+                if drops:
+                    ax.annotate(f"{drops} drops", (p, LINE_GBPS[w] * v * wire_payload_fraction(p)),
                                 fontsize=7, textcoords="offset points", xytext=(0, -12))
         if w == 64:
             ax.axhline(YANG_RX_GBPS, color="green", ls=":", label="Yang 2023 RX, 9.5 Gb/s (segment size not given)")
@@ -115,6 +117,33 @@ def goodput_plot(rows):
         ax.set_xlabel("TCP payload per segment (bytes)")
         ax.set_ylabel("goodput (Gb/s)")
         ax.set_title(f"{w} bits", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    return png(fig)
+
+
+def flows_plot(rows):
+    """Goodput (MSS 1460) and echo against the session count, per direction."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    series = [("goodput", "rx", "o-"), ("goodput", "tx", "s-"), ("goodput", "both", "^-"), ("echo_goodput", None, "D--")]
+    for ax, w in zip(axes, (64, 512)):
+        for metric, direction, style in series:
+            pts = sorted((r["sessions"], r["value"], r["drops"]) for r in rows
+                         if r.get("metric") == metric and r.get("data_w") == w and r.get("value") is not None
+                         and r.get("direction") == direction and r.get("payload", 1460) == 1460)
+            if not pts:
+                continue
+            line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=direction or "echo")
+            for s_, v, d in pts:
+                if d:
+                    ax.annotate(f"{d} drops", (s_, v), fontsize=7, color=line.get_color(),
+                                textcoords="offset points", xytext=(2, 4))
+        ax.axhline(1.0, color="k", lw=1, label="wire limit")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("sessions")
+        ax.set_ylabel("payload / payload wire limit")
+        ax.set_title(f"{w} bits ({CLOCK_MHZ[w]:g} MHz)", fontsize=9)
+        ax.set_ylim(bottom=0)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     return png(fig)
@@ -181,10 +210,15 @@ def main(results, out):
          "The reference clock is where the cycle counts would be ns; synthesis (make synth) says "
          "which clock the logic closes at today."),
         ("TCP goodput against segment size", goodput_plot(rows),
-         "One session, peer to engine's discard app, segments offered at exactly the wire rate. The "
+         "One session, peer to engine's discard app, segments offered at exactly the wire rate by a "
+         "peer that behaves as Linux (slow start, fast retransmit, RTO). The "
          "black line is the wire's payload limit (Ethernet, IPv4 and TCP headers, FCS, preamble and "
-         "IFG counted); go-back-N resends after drops are written on the points. References: Yang "
+         "IFG counted); the engine's drops are written on the points. References: Yang "
          "2023's RX throughput, and the 100G multi-level-cache paper's 8192-byte figures."),
+        ("TCP goodput and echo against session count", flows_plot(rows),
+         "MSS 1460: rx into the discard app, tx from the pattern source, both directions at once "
+         "on each session, and echo; both directions of the wire paced at the wire rate. Rows "
+         "without a value (the example source app's sender slots) are listed in the table."),
         ("TCP segment rate against session count", seg_rate_plot(rows),
          "Pure ACKs, 1-byte and 64-byte segments offered back to back at the wire rate, round robin "
          "over N established sessions. A point below its dotted line is a shortfall; its drops "

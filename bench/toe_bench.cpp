@@ -18,7 +18,13 @@
 #include "toe_csr_map.h"
 #include "toe_sim_model.h"
 
+#ifndef TOE_APP_SENDERS
+#define TOE_APP_SENDERS 4
+#endif
+
 namespace {
+
+constexpr int APP_SENDERS = TOE_APP_SENDERS;   // sender slots of the example apps (toe_sim_top)
 
 const uint8_t TOE_MAC[6] = {2, 0, 0, 0, 0, 2}, PEER_MAC[6] = {2, 0, 0, 0, 0, 1};
 const uint8_t TOE_IP[4] = {192, 0, 2, 2}, PEER_IP[4] = {192, 0, 2, 1};
@@ -154,7 +160,8 @@ TcpOut parse_tcp(const std::vector<uint8_t>& f) {
 
 
 // A cycle-by-cycle peer: sends queued frames at exactly the wire rate at most (WirePacer),
-// and records engine frames and the cycles of the first app RX/TX beats and of the first
+// takes the engine's frames at exactly the wire rate at most (a second WirePacer holds the
+// MAC TX port's tready low while the wire carries the last frame), records engine frames and the cycles of the first app RX/TX beats and of the first
 // byte of each engine frame.
 struct Peer {
     Sim& sim;
@@ -163,7 +170,8 @@ struct Peer {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> got;   // (first-byte cycle, frame)
     uint64_t out_start = 0, first_in = 0, app_rx = 0, app_tx = 0;
     size_t off = 0;
-    WirePacer wire;
+    uint64_t mem_rd_beats = 0, mem_wr_beats = 0;   // memory port beats (probes of toe_sim_top)
+    WirePacer wire, wire_out;                      // peer -> engine, engine -> peer
     explicit Peer(Sim& s) : sim(s) {}
     void step() {
         sim->tick_us = (sim.cycles() % (TOE_DATA_W == 64 ? 156 : 322)) == 0;
@@ -173,7 +181,9 @@ struct Peer {
             sim->s_mac_rx_axis_tvalid = 1;
         } else sim->s_mac_rx_axis_tvalid = 0;
         sim->s_mac_rx_axis_tuser = 0;
-        sim->m_mac_tx_axis_tready = 1;
+        // the engine's frames leave at exactly the wire rate too: a frame runs at one beat
+        // per cycle, the next one starts when the wire has carried it (FCS, preamble, IFG)
+        sim->m_mac_tx_axis_tready = !cur_out.empty() || wire_out.free(sim.cycles());
         bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
         if (rx_take && off == 0) {
             if (!first_in) first_in = sim.cycles();
@@ -181,11 +191,17 @@ struct Peer {
         }
         if (sim->tcp_app_rx_beat && !app_rx) app_rx = sim.cycles();
         if (sim->tcp_app_tx_beat && !app_tx) app_tx = sim.cycles();
-        if (sim->m_mac_tx_axis_tvalid) {
+        mem_rd_beats += sim->mem_rd_beat;
+        mem_wr_beats += sim->mem_wr_beat;
+        if (sim->m_mac_tx_axis_tvalid && sim->m_mac_tx_axis_tready) {
             if (cur_out.empty()) out_start = sim.cycles();
             for (int i = 0; i < W; ++i)
                 if (keep_bit(sim->m_mac_tx_axis_tkeep, i)) cur_out.push_back(get_byte(sim->m_mac_tx_axis_tdata, i));
-            if (sim->m_mac_tx_axis_tlast) { got.emplace_back(out_start, std::move(cur_out)); cur_out.clear(); }
+            if (sim->m_mac_tx_axis_tlast) {
+                wire_out.start(out_start, cur_out.size());
+                got.emplace_back(out_start, std::move(cur_out));
+                cur_out.clear();
+            }
         }
         sim.step();
         if (rx_take) {
@@ -209,61 +225,288 @@ struct Peer {
     }
 };
 
-// Goodput into the discard app: segments of `n` bytes as fast as the window allows, on a
-// new connection from `port`. Drops (the engine's input FIFO overflows when it cannot
-// keep up) are recovered by going back to the first unacknowledged byte after 2000
-// cycles without progress, and counted.
-void goodput_rx(Peer& p, FILE* json, uint16_t gport, size_t n, double wire_bytes_per_cycle) {
-    Sim& sim = p.sim;
-    uint32_t gseq = 5000;
-    p.clear();
-    p.to_send.push_back(tcp_segment(gport, 5001, gseq, 0, 0x02, 0, true));
-    p.until([](const TcpOut& o) { return o.tcp && o.flags == 0x12; });
-    uint32_t geng = parse_tcp(p.got.back().second).seq + 1;
-    ++gseq;
-    p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, 0));
-    const uint32_t start = gseq, total = uint32_t(std::min<size_t>(4000000, 3000 * n));
-    const uint32_t seg = uint32_t(n);
-    uint32_t acked = gseq, wnd = 65535;
-    uint64_t bytes0 = sim->tcp_discard_bytes, t0 = 0, t1 = 0, progress = sim.cycles(), resends = 0;
-    size_t seen = 0;
-    for (uint64_t end = sim.cycles() + 40000000; sim.cycles() < end;) {
-        while (p.to_send.size() < 2 && gseq - start < total && gseq + seg - acked <= wnd) {
-            p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x10, seg));
-            gseq += seg;
+uint32_t read_counter(Peer& p, const char* name) {
+    for (int i = 0; i < 4; ++i) p.step();          // the MAC port is idle while csr_read steps
+    for (unsigned i = 0; i < toe_csr::N_COUNTERS; ++i)
+        if (std::string(toe_csr::COUNTER_NAMES[i]) == name) return p.sim.csr_read(toe_csr::COUNTER_BASE + 4 * i);
+    std::fprintf(stderr, "toe-bench: no counter %s\n", name);
+    std::exit(1);
+}
+// Segments the engine lost for want of room (its input FIFOs overflowed).
+uint32_t engine_drops(Peer& p) { return read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows"); }
+
+bool seq_lt(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
+
+// One connection of the peer to the engine, as Linux would run it: the peer's data goes out
+// under the engine's window and a congestion window (initial 10 segments, slow start,
+// congestion avoidance), losses are recovered by fast retransmit after three duplicate
+// ACKs with NewReno partial ACKs (RFC 6582), else by the RTO (RFC 6298, minimum 1 ms: a
+// data-centre rto_min, as 200 ms would idle the bench for millions of cycles), going back
+// to the first unacknowledged byte. The engine's data is acknowledged every second
+// segment, else after a delayed-ACK time of 1 ms, at once when out of order (a duplicate
+// ACK); the peer's ACKs ride on its data segments when it has some.
+struct Flow {
+    uint16_t port = 0, dport = 0;
+    uint32_t snd_una = 0, snd_nxt = 0, snd_max = 0, snd_end = 0, wnd = 0, recover = 0;
+    double cwnd = 0, ssthresh = 1e9;
+    int dupacks = 0;
+    bool recovery = false, rexmit = false;
+    uint64_t rto = 0, rto_at = 0;
+    uint32_t rcv_nxt = 0, unacked = 0;
+    uint64_t dack_at = 0, rcvd = 0;
+    bool ack_now = false;
+};
+
+struct Flows {
+    Peer& p;
+    size_t mss;
+    std::vector<Flow> f;
+    uint16_t base_port;
+    size_t rr = 0, seen = 0;
+    uint64_t fast_rexmits = 0, timeouts = 0, rexmit_segs = 0;
+    const uint64_t per_ms = TOE_DATA_W == 64 ? 156250 : 322000;
+    Flows(Peer& peer, size_t seg) : p(peer), mss(seg) {}
+
+    // Open n connections to `dport` from ports base.. (one handshake at a time); each will
+    // send `bytes` of data. Returns how many the engine refused.
+    size_t open(uint16_t dport, uint16_t base, size_t n, uint32_t bytes) {
+        base_port = base;
+        size_t refused = 0;
+        for (size_t i = 0; i < n; ++i) {
+            Flow x;
+            x.port = uint16_t(base + i);
+            x.dport = dport;
+            p.clear();
+            p.to_send.push_back(tcp_segment(x.port, dport, 1000, 0, 0x02, 0, true));
+            if (!p.until([&](const TcpOut& o) { return o.tcp && o.dport == x.port && o.flags == 0x12; }, 20000, false)) {
+                ++refused;
+                x.port = 0;                       // keeps the port -> flow index mapping
+                f.push_back(x);
+                continue;
+            }
+            for (const auto& g : p.got) {
+                TcpOut o = parse_tcp(g.second);
+                if (o.tcp && o.dport == x.port && o.flags == 0x12) { x.rcv_nxt = o.seq + 1; x.wnd = o.win; }
+            }
+            x.snd_una = x.snd_nxt = x.snd_max = 1001;
+            x.snd_end = 1001 + bytes;
+            x.cwnd = 10.0 * double(mss);
+            x.rto = per_ms;
+            p.to_send.push_back(tcp_segment(x.port, dport, x.snd_nxt, x.rcv_nxt, 0x10, 0));
+            f.push_back(x);
         }
-        p.step();
-        for (; seen < p.got.size(); ++seen) {
-            TcpOut o = parse_tcp(p.got[seen].second);
-            if (o.tcp && int32_t(o.ack - acked) > 0) { acked = o.ack; progress = sim.cycles(); }
-            if (o.tcp) wnd = o.win;
-        }
-        if (gseq != acked && sim.cycles() - progress > 2000) {
-            gseq = acked;
-            progress = sim.cycles();
-            ++resends;
-        }
-        uint64_t delivered = sim->tcp_discard_bytes - bytes0;
-        if (!t0 && delivered >= total / 10) t0 = sim.cycles();
-        if (delivered >= total) { t1 = sim.cycles(); break; }
+        p.clear();
+        seen = 0;
+        for (int i = 0; i < 2000; ++i) p.step();
+        return refused;
     }
-    if (!t1) { std::fprintf(stderr, "toe-bench: goodput run (%zu-byte segments) did not finish (delivered %llu, sent %u, acked %u, window %u)\n", n, (unsigned long long)(sim->tcp_discard_bytes - bytes0), gseq - start, acked - start, wnd); std::exit(1); }
-    // FIN, so the session does not linger
-    p.to_send.push_back(tcp_segment(gport, 5001, gseq, geng, 0x11, 0));
-    for (int i = 0; i < 2000; ++i) p.step();
-    double bpc = double(total - total / 10) / double(t1 - t0);
-    double limit = wire_bytes_per_cycle * double(n) / double(std::max<size_t>(n + 54, 60) + 24);
-    std::printf("  %8zu %8.2f bytes/cycle = %5.1f%% of the wire limit (%llu go-back-N resends after drops)\n",
-                n, bpc, 100 * bpc / limit, (unsigned long long)resends);
-    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", \"direction\": \"rx\", "
-                           "\"sessions\": 1, \"payload\": %zu, \"value\": %.4f, \"bytes_per_cycle\": %.3f, \"resends\": %llu}\n",
-                           TOE_DATA_W, n, bpc / limit, bpc, (unsigned long long)resends);
+    Flow* of(uint16_t port) {
+        size_t i = size_t(uint16_t(port - base_port));
+        return i < f.size() && f[i].port == port ? &f[i] : nullptr;
+    }
+    void on_engine_frame(const TcpOut& o, uint64_t now) {
+        Flow* x = o.tcp ? of(o.dport) : nullptr;
+        if (!x) return;
+        if (o.flags & 0x10) {
+            uint32_t flight = x->snd_max - x->snd_una;
+            if (seq_lt(x->snd_una, o.ack) && !seq_lt(x->snd_max, o.ack)) {      // new data acknowledged
+                uint32_t newly = o.ack - x->snd_una;
+                x->snd_una = o.ack;
+                if (seq_lt(x->snd_nxt, x->snd_una)) x->snd_nxt = x->snd_una;
+                x->dupacks = 0;
+                if (x->recovery) {
+                    if (!seq_lt(o.ack, x->recover)) { x->recovery = false; x->cwnd = x->ssthresh; }
+                    else { x->rexmit = true; x->cwnd = std::max(x->cwnd - newly + mss, double(mss)); }   // partial ACK
+                } else if (x->cwnd < x->ssthresh) x->cwnd += std::min<double>(newly, mss);
+                else x->cwnd += double(mss) * mss / x->cwnd;
+                x->rto_at = x->snd_una == x->snd_max ? 0 : now + x->rto;
+            } else if (o.ack == x->snd_una && o.len == 0 && !(o.flags & 0x03) && flight > 0 && o.win == x->wnd) {
+                if (++x->dupacks == 3 && !x->recovery) {
+                    x->ssthresh = std::max(double(flight) / 2, 2.0 * mss);
+                    x->cwnd = x->ssthresh + 3.0 * mss;
+                    x->recovery = true;
+                    x->recover = x->snd_max;
+                    x->rexmit = true;
+                    ++fast_rexmits;
+                } else if (x->recovery) x->cwnd += mss;
+            }
+            x->wnd = o.win;
+        }
+        if (o.len > 0 || (o.flags & 0x01)) {
+            if (o.seq == x->rcv_nxt) {
+                x->rcv_nxt += uint32_t(o.len) + (o.flags & 0x01);
+                x->rcvd += o.len;
+                if (++x->unacked >= 2 || (o.flags & 0x01)) x->ack_now = true;
+                else if (!x->dack_at) x->dack_at = now + per_ms;
+            } else x->ack_now = true;              // out of order or a repeat: a duplicate ACK at once
+        }
+    }
+    std::vector<uint8_t> segment(Flow& x, uint32_t seq, size_t n) {
+        x.unacked = 0;
+        x.dack_at = 0;
+        x.ack_now = false;
+        return tcp_segment(x.port, x.dport, seq, x.rcv_nxt, n ? 0x18 : 0x10, n);
+    }
+    // The next frame of flow x, if it has one: a retransmission, new data, else a due ACK.
+    bool next_of(Flow& x, uint64_t now, std::vector<uint8_t>& out) {
+        if (!x.port) return false;
+        if (x.rexmit) {
+            x.rexmit = false;
+            ++rexmit_segs;
+            if (!x.rto_at) x.rto_at = now + x.rto;
+            out = segment(x, x.snd_una, std::min<size_t>(mss, x.snd_max - x.snd_una));
+            return true;
+        }
+        uint32_t flight = x.snd_nxt - x.snd_una;
+        size_t n = std::min<size_t>(mss, x.snd_end - x.snd_nxt);
+        if (n > 0 && seq_lt(x.snd_nxt, x.snd_end) && flight + n <= std::min<double>(x.wnd, x.cwnd)) {
+            if (seq_lt(x.snd_nxt, x.snd_max)) ++rexmit_segs;
+            out = segment(x, x.snd_nxt, n);
+            x.snd_nxt += uint32_t(n);
+            if (seq_lt(x.snd_max, x.snd_nxt)) x.snd_max = x.snd_nxt;
+            if (!x.rto_at) x.rto_at = now + x.rto;
+            return true;
+        }
+        if (x.ack_now || (x.dack_at && now >= x.dack_at)) {
+            out = segment(x, x.snd_nxt, 0);
+            return true;
+        }
+        return false;
+    }
+    // One cycle: the engine's frames in, the flows' frames out (round robin, at most two
+    // waiting at the MAC port so the wire never idles while a flow has something), RTOs.
+    void step() {
+        uint64_t now = p.sim.cycles();
+        for (; seen < p.got.size(); ++seen) on_engine_frame(parse_tcp(p.got[seen].second), now);
+        if (p.got.size() > 4096) { p.got.clear(); seen = 0; }
+        for (size_t k = 0; k < f.size() && p.to_send.size() < 2; ++k) {
+            Flow& x = f[rr];
+            rr = (rr + 1) % f.size();
+            std::vector<uint8_t> fr;
+            if (next_of(x, now, fr)) p.to_send.push_back(std::move(fr));
+        }
+        if (now % 64 == 0)
+            for (Flow& x : f)
+                if (x.rto_at && now >= x.rto_at) {       // RTO: back to SND.UNA, one segment
+                    ++timeouts;
+                    x.ssthresh = std::max(double(x.snd_max - x.snd_una) / 2, 2.0 * mss);
+                    x.cwnd = mss;
+                    x.recovery = false;
+                    x.dupacks = 0;
+                    x.snd_nxt = x.snd_una;
+                    x.rto = std::min<uint64_t>(2 * x.rto, 60 * per_ms);
+                    x.rto_at = x.snd_una == x.snd_max ? 0 : now + x.rto;
+                }
+        p.step();
+    }
+    // Stop sending, let what is in flight be acknowledged, then reset every connection
+    // (RST at the engine's RCV.NXT, so that RFC 5961 takes it) to free the sessions.
+    void close() {
+        for (Flow& x : f) x.snd_end = x.snd_nxt;
+        for (int i = 0; i < 40000; ++i) step();
+        for (Flow& x : f)
+            if (x.port) p.to_send.push_back(tcp_segment(x.port, x.dport, x.snd_max, 0, 0x04, 0));
+        while (!p.to_send.empty()) p.step();
+        for (int i = 0; i < 20000; ++i) p.step();
+        p.clear();
+    }
+    uint64_t rcvd() const { uint64_t n = 0; for (const Flow& x : f) n += x.rcvd; return n; }
+};
+
+// Payload wire limit in bytes per cycle for n-byte segments (Ethernet + IPv4 + TCP headers
+// of 54 bytes, padded to 60, and FCS, preamble and IFG).
+double payload_limit(size_t n) { return WIRE_BYTES_PER_CYCLE * double(n) / double(std::max<size_t>(n + 54, 60) + 24); }
+
+// A rate over the last 90 % of a transfer: bytes from 10 % to 100 % of `total` over the
+// cycles they took (to the last sample if the transfer did not finish).
+struct Meter {
+    uint64_t total, t0 = 0, t1 = 0, done = 0, now = 0;
+    void at(uint64_t d, uint64_t t) {
+        done = d;
+        now = t;
+        if (!t0 && d >= total / 10) t0 = t;
+        if (!t1 && d >= total) t1 = t;
+    }
+    double bytes_per_cycle() const {
+        if (!t0) return 0.0;
+        uint64_t end = t1 ? t1 : now, bytes = (t1 ? total : done) - total / 10;
+        return end > t0 ? double(bytes) / double(end - t0) : 0.0;
+    }
+};
+// Cycles a transfer of `total` payload bytes may take before the bench gives up on it and
+// reports what it measured: four times its wire time, plus 2 M cycles.
+uint64_t patience(uint64_t total, size_t seg) { return uint64_t(4.0 * double(total) / payload_limit(seg)) + 2000000; }
+
+// Goodput with n sessions and segments of `seg` bytes, in one of three directions:
+//   rx    the peer sends to the discard app (port 5001)
+//   tx    the pattern source (port 19) sends to the peer
+//   both  the peer sends to the pattern source while it sends (the source reads and drops)
+// value = payload bytes per cycle over the payload wire limit (the lower of the two
+// directions for "both"); drops = segments the engine lost for want of room.
+void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, uint16_t base) {
+    const bool rx = dir[0] != 't', tx = dir[0] != 'r';
+    const uint64_t total = std::max<uint64_t>(4000000, sessions * 16384);
+    Flows fl(p, seg);
+    size_t refused = fl.open(tx ? 19 : 5001, base, sessions, rx ? uint32_t(total / sessions + 65536) : 0);
+    uint32_t drops0 = engine_drops(p), rexmit0 = read_counter(p, "tcpRetransSegs");
+    uint64_t disc0 = p.sim->tcp_discard_bytes;
+    Meter mrx{total}, mtx{total};
+    for (uint64_t end = p.sim.cycles() + patience(total, seg); p.sim.cycles() < end;) {
+        fl.step();
+        if (rx) mrx.at(p.sim->tcp_discard_bytes - disc0, p.sim.cycles());
+        if (tx) mtx.at(fl.rcvd(), p.sim.cycles());
+        if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
+    }
+    fl.close();
+    uint32_t drops = engine_drops(p) - drops0, eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
+    double lim = payload_limit(seg);
+    double frx = mrx.bytes_per_cycle() / lim, ftx = mtx.bytes_per_cycle() / lim;
+    double value = rx && tx ? std::min(frx, ftx) : rx ? frx : ftx;
+    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %s\n", dir, sessions, seg, value, drops,
+                (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit,
+                refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
+    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", \"direction\": \"%s\", "
+                           "\"sessions\": %zu, \"payload\": %zu, \"value\": %.4f, \"rx_value\": %.4f, \"tx_value\": %.4f, "
+                           "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
+                           "\"engine_retrans_segs\": %u, \"refused\": %zu}\n",
+                           TOE_DATA_W, dir, sessions, seg, value, rx ? frx : 0.0, tx ? ftx : 0.0, drops,
+                           (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, refused);
 }
 
-void tcp_bench(Sim& sim, FILE* json, double wire_bytes_per_cycle) {
-    Peer p(sim);
+// Echo goodput: n sessions to the echo app (port 7), the peer sending 1460-byte segments
+// as fast as the windows allow and taking the echo back; value = echoed payload bytes per
+// cycle over the payload wire limit; dram_bytes_per_payload_byte = bytes that crossed the
+// memory port (reads + writes, whole beats) per payload byte received.
+void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
+    const uint64_t total = std::max<uint64_t>(2000000, sessions * 16384);
+    Flows fl(p, 1460);
+    size_t refused = fl.open(7, base, sessions, uint32_t(total / sessions + 65536));
+    uint32_t drops0 = engine_drops(p);
+    uint64_t rd0 = p.mem_rd_beats, wr0 = p.mem_wr_beats;
+    Meter m{total};
+    for (uint64_t end = p.sim.cycles() + patience(total, 1460); !m.t1 && p.sim.cycles() < end;) {
+        fl.step();
+        m.at(fl.rcvd(), p.sim.cycles());
+    }
+    uint64_t echoed = fl.rcvd();
+    double dram = echoed ? double((p.mem_rd_beats - rd0) + (p.mem_wr_beats - wr0)) * W / double(echoed) : 0.0;
+    fl.close();
+    uint32_t drops = engine_drops(p) - drops0;
+    double value = m.bytes_per_cycle() / payload_limit(1460);
+    std::printf("  echo  %8zu %6d %8.4f %8u %6llu %5llu        DRAM bytes per payload byte %.2f %s\n", sessions, 1460,
+                value, drops, (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, dram,
+                refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
+    if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"echo_goodput\", \"sessions\": %zu, "
+                           "\"value\": %.4f, \"dram_bytes_per_payload_byte\": %.3f, \"drops\": %u, "
+                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu}\n",
+                           TOE_DATA_W, sessions, value, dram, drops, (unsigned long long)fl.fast_rexmits,
+                           (unsigned long long)fl.timeouts, refused);
+}
+
+void tcp_bench(Peer& p, FILE* json) {
     const uint16_t sport = 40000;
     uint32_t seq = 1000;
+    p.clear();
     // SYN in -> SYN-ACK out.
     p.to_send.push_back(tcp_segment(sport, 7, seq, 0, 0x02, 0, true));
     uint64_t sa = p.until([](const TcpOut& o) { return o.tcp && o.flags == 0x12; });
@@ -293,8 +536,35 @@ void tcp_bench(Sim& sim, FILE* json, double wire_bytes_per_cycle) {
                                TOE_DATA_W, n, (unsigned long long)rx, (unsigned long long)tx);
     }
 
-    std::printf("  %8s %22s\n", "segment", "goodput peer -> engine");
-    for (size_t n : {64, 128, 256, 536, 1024, 1460}) goodput_rx(p, json, uint16_t(40001 + n), n, wire_bytes_per_cycle);
+    p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x04, 0));   // frees its session
+    for (int i = 0; i < 2000; ++i) p.step();
+
+    std::printf("\nTCP goodput (peer as Linux: slow start, fast retransmit, RTO; ACKs every second\n"
+                "segment; both directions paced at the wire rate); value = payload over its wire limit\n");
+    std::printf("  %5s %8s %6s %8s %8s %6s %5s %6s\n", "dir", "sessions", "seg", "value", "drops", "fastrx",
+                "rto", "eng-rx");
+    uint16_t base = 30000;
+    for (size_t n : {64, 128, 256, 536, 1024, 1460}) { goodput(p, json, "rx", 1, n, base); base += 1; }
+    for (const char* dir : {"rx", "tx", "both"})
+        for (size_t sessions : {size_t(1), size_t(64), size_t(1024)}) {
+            if (dir[0] != 'r' && sessions > APP_SENDERS) {
+                // the pattern source serves APP_SENDERS sessions at once (sender slots)
+                std::printf("  %5s %8zu %6d not measured: the example source app has %d sender slots\n", dir,
+                            sessions, 1460, APP_SENDERS);
+                if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", "
+                                       "\"direction\": \"%s\", \"sessions\": %zu, \"payload\": 1460, \"value\": null, "
+                                       "\"why\": \"the example source app has %d sender slots\"}\n",
+                                       TOE_DATA_W, dir, sessions, APP_SENDERS);
+                continue;
+            }
+            if (dir[0] == 'r' && sessions == 1) continue;    // the 1460-byte row of the sweep above
+            goodput(p, json, dir, sessions, 1460, base);
+            base = uint16_t(base + sessions);
+        }
+    for (size_t sessions : {size_t(1), size_t(64)}) {
+        echo_goodput(p, json, sessions, base);
+        base = uint16_t(base + sessions);
+    }
 }
 
 // Segment rate: pure ACKs ("ack"), 1-byte ("data1") and 64-byte ("data64") in-order
@@ -306,16 +576,8 @@ void tcp_bench(Sim& sim, FILE* json, double wire_bytes_per_cycle) {
 // flatter a shortfall by at most their depth over the 6000 segments offered.
 struct Conn { uint16_t port; uint32_t seq, eng; };
 
-uint32_t read_counter(Peer& p, const char* name) {
-    for (int i = 0; i < 4; ++i) p.step();          // the MAC port is idle while csr_read steps
-    for (unsigned i = 0; i < toe_csr::N_COUNTERS; ++i)
-        if (std::string(toe_csr::COUNTER_NAMES[i]) == name) return p.sim.csr_read(toe_csr::COUNTER_BASE + 4 * i);
-    std::fprintf(stderr, "toe-bench: no counter %s\n", name);
-    std::exit(1);
-}
-
 void seg_rate_bench(Peer& p, FILE* json) {
-    const size_t max_sessions = 512, offered = 6000;
+    const size_t max_sessions = 1024, offered = 6000;
     std::vector<Conn> conns;
     size_t refused = 0;
     for (size_t i = 0; i < max_sessions; ++i) {
@@ -342,7 +604,7 @@ void seg_rate_bench(Peer& p, FILE* json) {
     for (Kind k : {Kind{"ack", 0}, Kind{"data1", 1}, Kind{"data64", 64}}) {
         for (size_t n : {size_t(1), size_t(8), size_t(64), max_sessions}) {
             n = std::min(n, conns.size());
-            uint32_t drops0 = read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows");
+            uint32_t drops0 = engine_drops(p);
             p.clear();
             for (size_t i = 0; i < offered; ++i) {
                 Conn& c = conns[i % n];
@@ -354,7 +616,7 @@ void seg_rate_bench(Peer& p, FILE* json) {
             double cycles = double(p.sim.cycles() - p.first_in - 1) + double(frame + 24) / WIRE_BYTES_PER_CYCLE
                             - double((frame + W - 1) / W);   // to the end of the last frame's wire time
             for (int i = 0; i < 20000; ++i) p.step();
-            uint32_t drops = read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows") - drops0;
+            uint32_t drops = engine_drops(p) - drops0;
             double rate = double(offered - drops) / cycles;
             double wire = WIRE_BYTES_PER_CYCLE / double(frame + 24);
             std::printf("  %8s %8zu %10.4f %10.4f %8u\n", k.name, n, rate, wire, drops);
@@ -376,6 +638,10 @@ void seg_rate_bench(Peer& p, FILE* json) {
             }
         }
     }
+    // reset every session at its RCV.NXT (RFC 5961 takes only that): the ids are free again
+    for (const Conn& c : conns) p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, 0, 0x04, 0));
+    while (!p.to_send.empty()) p.step();
+    for (int i = 0; i < 20000; ++i) p.step();
 }
 
 // Two engines back to back, A (client app) -> B (discard app), through a modelled wire
@@ -516,10 +782,10 @@ int main(int argc, char** argv) {
         }
     }
     while (!sim->tcp_listening) sim.step();
-    tcp_bench(sim, json, wire_bytes_per_cycle);
     {
         Peer p(sim);
-        seg_rate_bench(p, json);
+        seg_rate_bench(p, json);    // first, while every session id is free
+        tcp_bench(p, json);
     }
     two_engine_bench(json, wire_bytes_per_cycle);
     if (json) std::fclose(json);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_sim_top: what toe-sim, toe-bench and toe-harness simulate: toe_top and the
-// behavioural memory behind the TCP rings (MEM_LATENCY cycles per read: 100 ns at
-// 156.25 MHz for 64 bits, at 322 MHz for 512 bits), with either the built-in applications
+// behavioural memory behind the TCP rings (MEM_DATA_W bits wide, MEM_LATENCY cycles per
+// read: 100 ns at 156.25 MHz for 64 bits, at 322 MHz for 512 bits; ideal, or with
+// MEM_DDR4 = 1 one DDR4-2400 x64 channel: 19.2 GB/s shared by reads and writes, refresh
+// every 7.8 us for 350 ns, 10 ns per bus turnaround, reads up to 50 ns later), with either the built-in applications
 // (APPS_EN = 1: UDP echo on port 7; TCP echo on port 7, discard/iperf sink on port 5001,
 // pattern source on port 19, and a client that connects out on client_start) or, with
 // APPS_EN = 0, the TCP and UDP application APIs as flat ports (app_*) for a harness that
@@ -14,8 +16,11 @@ module toe_sim_top
   parameter int unsigned DATA_W = 64,
   parameter int unsigned MAX_SESSIONS = 1024,
   parameter int unsigned RING_BYTES = 65536,
+  parameter int unsigned MEM_DATA_W = 512,
   parameter int unsigned MEM_LATENCY = DATA_W > 64 ? 32 : 16,
-  parameter bit          APPS_EN = 1'b1       // 0: the application APIs are the app_* ports
+  parameter bit          MEM_DDR4 = 1'b0,     // 1: the memory model is a DDR4 channel (else ideal)
+  parameter bit          APPS_EN = 1'b1,      // 0: the application APIs are the app_* ports
+  parameter int unsigned APP_SENDERS = 4      // sender slots of the example apps (sources, parked echoes)
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -54,6 +59,8 @@ module toe_sim_top
   output logic [63:0]         tcp_discard_bytes,
   output logic                tcp_app_rx_beat,    // a TCP payload beat reaches the app (bench probe)
   output logic                tcp_app_tx_beat,    // a TCP payload beat leaves the app (bench probe)
+  output logic                mem_rd_beat,        // a read beat on the memory port (bench probe)
+  output logic                mem_wr_beat,        // a write beat on the memory port (bench probe)
   input  logic                client_start,       // the TCP client app (toe_app_tcp_services)
   input  logic [31:0]         client_ip,
   input  logic [15:0]         client_port,
@@ -143,8 +150,8 @@ module toe_sim_top
   logic [2:0] awsize, arsize;
   logic [1:0] awburst, arburst, bresp, rresp;
   logic awvalid, awready, wlast, wvalid, wready, bvalid, bready, arvalid, arready, rlast, rvalid, rready;
-  logic [DATA_W-1:0] wdata, rdata;
-  logic [DATA_W/8-1:0] wstrb;
+  logic [MEM_DATA_W-1:0] wdata, rdata;
+  logic [MEM_DATA_W/8-1:0] wstrb;
   logic tl_req_valid, tl_req_ready, tl_rsp_valid, tl_rsp_ready, notif_valid, notif_ready,
         close_valid, close_ready, rd_valid, rd_ready, meta_valid, meta_ready, txq_valid, txq_ready,
         txr_valid, txr_ready, open_valid, open_ready, open_rsp_valid, open_rsp_ready;
@@ -162,7 +169,7 @@ module toe_sim_top
   logic [DATA_W/8-1:0] trx_tkeep, ttx_tkeep;
   logic trx_tvalid, trx_tready, trx_tlast, ttx_tvalid, ttx_tready, ttx_tlast;
 
-  toe_top #(.DATA_W(DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .MEM_ADDR_W(AW),
+  toe_top #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .MEM_ADDR_W(AW),
             .MEM_ID_W(IW)) u_toe (
     .clk, .rst, .tick_us,
     .s_mac_rx_axis_tdata, .s_mac_rx_axis_tkeep, .s_mac_rx_axis_tvalid, .s_mac_rx_axis_tready,
@@ -213,8 +220,17 @@ module toe_sim_top
 
   assign tcp_app_rx_beat = trx_tvalid && trx_tready;
   assign tcp_app_tx_beat = ttx_tvalid && ttx_tready;
+  assign mem_rd_beat = rvalid && rready;
+  assign mem_wr_beat = wvalid && wready;
 
-  toe_sim_axi_mem #(.DATA_W(DATA_W), .ADDR_W(AW), .ID_W(IW), .READ_LATENCY(MEM_LATENCY)) u_mem (
+  // DDR4-2400 x64 at the reference clock of the width: 156.25 MHz (64 bits) or 322 MHz
+  localparam real CLK_MHZ = DATA_W > 64 ? 322.0 : 156.25;
+  localparam int unsigned DDR4_BYTES_PER_KCYCLE = int'(19.2e9 / (CLK_MHZ * 1.0e6) * 1000.0);
+  localparam int unsigned NS_CYCLES_10 = int'(CLK_MHZ / 100.0 + 0.5);   // 10 ns
+  toe_sim_axi_mem #(.DATA_W(MEM_DATA_W), .ADDR_W(AW), .ID_W(IW), .READ_LATENCY(MEM_LATENCY),
+    .BYTES_PER_KCYCLE(MEM_DDR4 ? DDR4_BYTES_PER_KCYCLE : 0),
+    .REFRESH_EVERY(MEM_DDR4 ? int'(7.8 * CLK_MHZ) : 0), .REFRESH_CYCLES(MEM_DDR4 ? int'(0.35 * CLK_MHZ) : 0),
+    .TURNAROUND(MEM_DDR4 ? NS_CYCLES_10 : 0), .LATENCY_JITTER(MEM_DDR4 ? MEM_LATENCY / 2 : 0)) u_mem (
     .clk, .rst,
     .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
     .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
@@ -227,7 +243,7 @@ module toe_sim_top
   );
 
   if (APPS_EN) begin : g_apps
-    toe_app_tcp_services #(.DATA_W(DATA_W)) u_tcp_services (
+    toe_app_tcp_services #(.DATA_W(DATA_W), .SENDERS(APP_SENDERS)) u_tcp_services (
       .clk, .rst,
       .listen_req_valid(tl_req_valid), .listen_req_ready(tl_req_ready), .listen_req(tl_req),
       .listen_rsp_valid(tl_rsp_valid), .listen_rsp_ready(tl_rsp_ready), .listen_rsp(tl_rsp),

@@ -6,7 +6,8 @@
 // tuser: the output beat carries the tuser of the last input beat it contains
 // (upsizing) or of the beat it came from (downsizing).
 // Timing: upsizing registers the output (full input rate); downsizing is combinational
-// from a one-beat holding register (full output rate).
+// from a one-beat holding register (full output rate); equal widths are a wire (so a
+// width-generic client instantiates it unconditionally).
 module toe_axis_width_conv #(
   parameter int unsigned S_DATA_W = 64,   // input width, multiple of 8
   parameter int unsigned M_DATA_W = 512,  // output width, multiple of 8
@@ -35,9 +36,18 @@ module toe_axis_width_conv #(
   initial if ((UP ? M_DATA_W % S_DATA_W : S_DATA_W % M_DATA_W) != 0)
     $fatal(0, "toe_axis_width_conv: widths must be integer multiples (instance %m)");
 
-  logic [IW-1:0] idx_reg;
-
-  if (UP) begin : g_up
+  if (S_DATA_W == M_DATA_W) begin : g_same
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_clk_rst = clk ^ rst;   // a wire needs neither
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign m_axis_tdata = s_axis_tdata;
+    assign m_axis_tkeep = s_axis_tkeep;
+    assign m_axis_tvalid = s_axis_tvalid;
+    assign s_axis_tready = m_axis_tready;
+    assign m_axis_tlast = s_axis_tlast;
+    assign m_axis_tuser = s_axis_tuser;
+  end else if (UP) begin : g_up
+    logic [IW-1:0] idx_reg;
     logic [M_DATA_W-1:0] data_reg;
     logic [MK-1:0]       keep_reg;
     logic                valid_reg, last_reg;
@@ -68,12 +78,13 @@ module toe_axis_width_conv #(
       end
     end
   end else begin : g_down
+    logic [IW-1:0] idx_reg;
     logic [S_DATA_W-1:0] data_reg;
     logic [SK-1:0]       keep_reg;
     logic                valid_reg, last_reg;
     logic [USER_W-1:0]   user_reg;
     wire [MK-1:0] piece_keep = keep_reg[MK*idx_reg +: MK];
-    wire more = int'(idx_reg) < RATIO - 1 && keep_reg[MK*(idx_reg+1'b1)];
+    wire more = int'(idx_reg) < RATIO - 1 && keep_reg[MK*(int'(idx_reg)+1)];
     wire piece_last = !more;
     assign m_axis_tdata = data_reg[M_DATA_W*idx_reg +: M_DATA_W];
     assign m_axis_tkeep = piece_keep;

@@ -4,7 +4,11 @@
 // payload is written to the session's RX ring in memory (toe_tcp_ring_writer) and read
 // back for the application on request (toe_tcp_ring_reader); application data is written
 // to the TX ring and segments are built from it by toe_tcp_tx_engine. All ring traffic
-// shares one AXI4 master (toe_tcp_mem_arb). Notifications reach the application through a
+// shares one AXI4 master (toe_tcp_mem_arb) of its own width MEM_DATA_W (a DDR4
+// controller's AXI port is typically 512 bits): the ring engines work at that width, with
+// width converters to and from the DATA_W streams, so at DATA_W 64 the memory port carries
+// eight times the wire's bytes per cycle and RX, TX and echo no longer share 10 Gb/s of
+// port bandwidth. Notifications reach the application through a
 // per-session coalescer (toe_tcp_notif_coalesce). The application API is documented in
 // docs/tcp_api.md; ring layout: session s has its RX ring at cfg_mem_base + 2s*RING_BYTES
 // and its TX ring right after it.
@@ -13,6 +17,7 @@ module toe_tcp
   import toe_tcp_pkg::*;
 #(
   parameter int unsigned DATA_W       = 64,
+  parameter int unsigned MEM_DATA_W   = 512,   // memory port width, a multiple or divisor of DATA_W
   parameter int unsigned MAX_SESSIONS = 1024,
   parameter int unsigned RING_BYTES   = 65536,
   parameter int unsigned LISTEN_PORTS = 16,
@@ -112,8 +117,8 @@ module toe_tcp
   output logic [1:0]            m_axi_awburst,
   output logic                  m_axi_awvalid,
   input  logic                  m_axi_awready,
-  output logic [DATA_W-1:0]     m_axi_wdata,
-  output logic [DATA_W/8-1:0]   m_axi_wstrb,
+  output logic [MEM_DATA_W-1:0] m_axi_wdata,
+  output logic [MEM_DATA_W/8-1:0] m_axi_wstrb,
   output logic                  m_axi_wlast,
   output logic                  m_axi_wvalid,
   input  logic                  m_axi_wready,
@@ -129,7 +134,7 @@ module toe_tcp
   output logic                  m_axi_arvalid,
   input  logic                  m_axi_arready,
   input  logic [ID_W-1:0]       m_axi_rid,
-  input  logic [DATA_W-1:0]     m_axi_rdata,
+  input  logic [MEM_DATA_W-1:0] m_axi_rdata,
   input  logic [1:0]            m_axi_rresp,
   input  logic                  m_axi_rlast,
   input  logic                  m_axi_rvalid,
@@ -261,27 +266,45 @@ module toe_tcp
   assign pl_tready = steer_valid && (!steer_accept || rxd_tready);
   assign steer_ready = pl_tvalid && pl_tready && pl_tlast;
 
-  // ---------------- ring engines and memory ----------------
+  // ---------------- ring engines and memory (at MEM_DATA_W) ----------------
+  localparam int unsigned MW = MEM_DATA_W / 8;
   logic [1:0][ADDR_W-1:0] awaddr, araddr;
   logic [1:0][7:0] awlen, arlen;
   logic [1:0] awvalid, awready, wlast, wvalid, wready, bvalid, arvalid, arready, rvalid, rready;
-  logic [1:0][DATA_W-1:0] wdata;
-  logic [1:0][W-1:0] wstrb;
-  logic [DATA_W-1:0] rdata;
+  logic [1:0][MEM_DATA_W-1:0] wdata;
+  logic [1:0][MW-1:0] wstrb;
+  logic [MEM_DATA_W-1:0] rdata;
 
-  toe_tcp_ring_writer #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_writer (
+  // the two byte streams into the rings (RX payload, app TX data), at the memory width
+  logic [1:0][MEM_DATA_W-1:0] wr_tdata;
+  logic [1:0][MW-1:0] wr_tkeep;
+  logic [1:0] wr_tvalid, wr_tready, wr_tlast;
+  toe_axis_width_conv #(.S_DATA_W(DATA_W), .M_DATA_W(MEM_DATA_W)) u_rx_to_mem (
+    .clk, .rst, .s_axis_tdata(rxd_tdata), .s_axis_tkeep(rxd_tkeep), .s_axis_tvalid(rxd_tvalid),
+    .s_axis_tready(rxd_tready), .s_axis_tlast(rxd_tlast), .s_axis_tuser(1'b0),
+    .m_axis_tdata(wr_tdata[0]), .m_axis_tkeep(wr_tkeep[0]), .m_axis_tvalid(wr_tvalid[0]),
+    .m_axis_tready(wr_tready[0]), .m_axis_tlast(wr_tlast[0]), .m_axis_tuser()
+  );
+  toe_axis_width_conv #(.S_DATA_W(DATA_W), .M_DATA_W(MEM_DATA_W)) u_tx_to_mem (
+    .clk, .rst, .s_axis_tdata(s_tx_axis_tdata), .s_axis_tkeep(s_tx_axis_tkeep), .s_axis_tvalid(s_tx_axis_tvalid),
+    .s_axis_tready(s_tx_axis_tready), .s_axis_tlast(s_tx_axis_tlast), .s_axis_tuser(1'b0),
+    .m_axis_tdata(wr_tdata[1]), .m_axis_tkeep(wr_tkeep[1]), .m_axis_tvalid(wr_tvalid[1]),
+    .m_axis_tready(wr_tready[1]), .m_axis_tlast(wr_tlast[1]), .m_axis_tuser()
+  );
+
+  toe_tcp_ring_writer #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_writer (
     .clk, .rst, .s_job_valid(rxw_job_valid), .s_job_ready(rxw_job_ready), .s_job(rxw_job),
-    .s_axis_tdata(rxd_tdata), .s_axis_tkeep(rxd_tkeep), .s_axis_tvalid(rxd_tvalid),
-    .s_axis_tready(rxd_tready), .s_axis_tlast(rxd_tlast),
+    .s_axis_tdata(wr_tdata[0]), .s_axis_tkeep(wr_tkeep[0]), .s_axis_tvalid(wr_tvalid[0]),
+    .s_axis_tready(wr_tready[0]), .s_axis_tlast(wr_tlast[0]),
     .m_axi_awaddr(awaddr[0]), .m_axi_awlen(awlen[0]), .m_axi_awvalid(awvalid[0]), .m_axi_awready(awready[0]),
     .m_axi_wdata(wdata[0]), .m_axi_wstrb(wstrb[0]), .m_axi_wlast(wlast[0]), .m_axi_wvalid(wvalid[0]),
     .m_axi_wready(wready[0]), .m_axi_bvalid(bvalid[0]), .m_axi_bready(),
     .m_done_valid(rxw_done_valid), .m_done_ready(rxw_done_ready), .m_done(rxw_done), .stat_len_err()
   );
-  toe_tcp_ring_writer #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_tx_writer (
+  toe_tcp_ring_writer #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_tx_writer (
     .clk, .rst, .s_job_valid(txw_job_valid), .s_job_ready(txw_job_ready), .s_job(txw_job),
-    .s_axis_tdata(s_tx_axis_tdata), .s_axis_tkeep(s_tx_axis_tkeep), .s_axis_tvalid(s_tx_axis_tvalid),
-    .s_axis_tready(s_tx_axis_tready), .s_axis_tlast(s_tx_axis_tlast),
+    .s_axis_tdata(wr_tdata[1]), .s_axis_tkeep(wr_tkeep[1]), .s_axis_tvalid(wr_tvalid[1]),
+    .s_axis_tready(wr_tready[1]), .s_axis_tlast(wr_tlast[1]),
     .m_axi_awaddr(awaddr[1]), .m_axi_awlen(awlen[1]), .m_axi_awvalid(awvalid[1]), .m_axi_awready(awready[1]),
     .m_axi_wdata(wdata[1]), .m_axi_wstrb(wstrb[1]), .m_axi_wlast(wlast[1]), .m_axi_wvalid(wvalid[1]),
     .m_axi_wready(wready[1]), .m_axi_bvalid(bvalid[1]), .m_axi_bready(),
@@ -291,13 +314,23 @@ module toe_tcp
   // app reads: rx_meta, then the data frame; its last beat reports the read as done
   logic rdm_valid, rdm_ready, rdd_valid, rdd_ready;
   tcp_ring_job_t rdm;
-  toe_tcp_ring_reader #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_reader (
+  // the two byte streams out of the rings (app reads, segment payloads), back at DATA_W
+  logic [1:0][MEM_DATA_W-1:0] rd_tdata;
+  logic [1:0][MW-1:0] rd_tkeep;
+  logic [1:0] rd_tvalid, rd_tready, rd_tlast;
+  toe_tcp_ring_reader #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_rx_reader (
     .clk, .rst, .s_job_valid(rd_job_valid), .s_job_ready(rd_job_ready), .s_job(rd_job),
     .m_axi_araddr(araddr[0]), .m_axi_arlen(arlen[0]), .m_axi_arvalid(arvalid[0]), .m_axi_arready(arready[0]),
     .m_axi_rdata(rdata), .m_axi_rvalid(rvalid[0]), .m_axi_rready(rready[0]),
     .m_meta_valid(rdm_valid), .m_meta_ready(rdm_ready), .m_meta(rdm),
+    .m_axis_tdata(rd_tdata[0]), .m_axis_tkeep(rd_tkeep[0]), .m_axis_tvalid(rd_tvalid[0]),
+    .m_axis_tready(rd_tready[0]), .m_axis_tlast(rd_tlast[0])
+  );
+  toe_axis_width_conv #(.S_DATA_W(MEM_DATA_W), .M_DATA_W(DATA_W)) u_rx_from_mem (
+    .clk, .rst, .s_axis_tdata(rd_tdata[0]), .s_axis_tkeep(rd_tkeep[0]), .s_axis_tvalid(rd_tvalid[0]),
+    .s_axis_tready(rd_tready[0]), .s_axis_tlast(rd_tlast[0]), .s_axis_tuser(1'b0),
     .m_axis_tdata(m_rx_axis_tdata), .m_axis_tkeep(m_rx_axis_tkeep), .m_axis_tvalid(rdd_valid),
-    .m_axis_tready(rdd_ready), .m_axis_tlast(m_rx_axis_tlast)
+    .m_axis_tready(rdd_ready), .m_axis_tlast(m_rx_axis_tlast), .m_axis_tuser()
   );
   assign rx_meta_valid = rdm_valid;
   assign rdm_ready = rx_meta_ready;
@@ -322,13 +355,19 @@ module toe_tcp
   logic [DATA_W-1:0] tr_tdata;
   logic [W-1:0] tr_tkeep;
   logic tr_tvalid, tr_tready, tr_tlast;
-  toe_tcp_ring_reader #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_tx_reader (
+  toe_tcp_ring_reader #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .RING_BYTES(RING_BYTES)) u_tx_reader (
     .clk, .rst, .s_job_valid(tr_job_valid), .s_job_ready(tr_job_ready), .s_job(tr_job),
     .m_axi_araddr(araddr[1]), .m_axi_arlen(arlen[1]), .m_axi_arvalid(arvalid[1]), .m_axi_arready(arready[1]),
     .m_axi_rdata(rdata), .m_axi_rvalid(rvalid[1]), .m_axi_rready(rready[1]),
     .m_meta_valid(), .m_meta_ready(1'b1), .m_meta(),
+    .m_axis_tdata(rd_tdata[1]), .m_axis_tkeep(rd_tkeep[1]), .m_axis_tvalid(rd_tvalid[1]),
+    .m_axis_tready(rd_tready[1]), .m_axis_tlast(rd_tlast[1])
+  );
+  toe_axis_width_conv #(.S_DATA_W(MEM_DATA_W), .M_DATA_W(DATA_W)) u_tx_from_mem (
+    .clk, .rst, .s_axis_tdata(rd_tdata[1]), .s_axis_tkeep(rd_tkeep[1]), .s_axis_tvalid(rd_tvalid[1]),
+    .s_axis_tready(rd_tready[1]), .s_axis_tlast(rd_tlast[1]), .s_axis_tuser(1'b0),
     .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
-    .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast)
+    .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser()
   );
   toe_tcp_tx_engine #(.DATA_W(DATA_W), .RING_BYTES(RING_BYTES)) u_tx_engine (
     .clk, .rst, .cfg_ip, .cfg_mem_base,
@@ -341,7 +380,7 @@ module toe_tcp
   );
 
   logic mem_err;
-  toe_tcp_mem_arb #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .N_WR(2), .N_RD(2), .ID_W(ID_W)) u_mem_arb (
+  toe_tcp_mem_arb #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .N_WR(2), .N_RD(2), .ID_W(ID_W)) u_mem_arb (
     .clk, .rst,
     .s_awaddr(awaddr), .s_awlen(awlen), .s_awvalid(awvalid), .s_awready(awready),
     .s_wdata(wdata), .s_wstrb(wstrb), .s_wlast(wlast), .s_wvalid(wvalid), .s_wready(wready),

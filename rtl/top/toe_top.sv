@@ -33,6 +33,7 @@ module toe_top
   parameter int unsigned MAX_SESSIONS  = 1024,     // TCP sessions (power of two)
   parameter int unsigned RING_BYTES    = 65536,    // TCP RX and TX ring per session (power of two, >= 4096)
   parameter int unsigned TCP_LISTEN_PORTS = 16,    // TCP listen table entries
+  parameter int unsigned MEM_DATA_W    = 512,      // AXI4 data width of the memory port (a DDR4 controller's)
   parameter int unsigned MEM_ADDR_W    = 40,       // AXI4 address width
   parameter int unsigned MEM_ID_W      = 2         // AXI4 ID width
 ) (
@@ -157,8 +158,8 @@ module toe_top
   output logic [1:0]            m_axi_awburst,
   output logic                  m_axi_awvalid,
   input  logic                  m_axi_awready,
-  output logic [DATA_W-1:0]     m_axi_wdata,
-  output logic [DATA_W/8-1:0]   m_axi_wstrb,
+  output logic [MEM_DATA_W-1:0] m_axi_wdata,
+  output logic [MEM_DATA_W/8-1:0] m_axi_wstrb,
   output logic                  m_axi_wlast,
   output logic                  m_axi_wvalid,
   input  logic                  m_axi_wready,
@@ -174,7 +175,7 @@ module toe_top
   output logic                  m_axi_arvalid,
   input  logic                  m_axi_arready,
   input  logic [MEM_ID_W-1:0]   m_axi_rid,
-  input  logic [DATA_W-1:0]     m_axi_rdata,
+  input  logic [MEM_DATA_W-1:0] m_axi_rdata,
   input  logic [1:0]            m_axi_rresp,
   input  logic                  m_axi_rlast,
   input  logic                  m_axi_rvalid,
@@ -378,7 +379,7 @@ module toe_top
   logic [W-1:0] arb_tkeep;
   logic arb_tvalid, arb_tready, arb_tlast;
   logic [IPT-1:0] arb_tuser;
-  toe_tcp #(.DATA_W(DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
+  toe_tcp #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
             .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_tcp (
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
     .cfg_fin_wait_2_us(cfg_tcp_fin_wait_2_us), .cfg_keepalive_idle_us(cfg_tcp_keepalive_idle_us),

@@ -30,7 +30,7 @@ async def run_frames(dut):
             assert user == bad
 
 
-@pytest.mark.parametrize("s_w,m_w", [(64, 512), (512, 64)])
+@pytest.mark.parametrize("s_w,m_w", [(64, 512), (512, 64), (64, 64)])
 def test_toe_axis_width_conv(s_w, m_w):
     runner.run("toe_axis_width_conv", "test_toe_axis_width_conv",
                {"S_DATA_W": s_w, "M_DATA_W": m_w}, Path(__file__).parent)
