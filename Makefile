@@ -80,16 +80,20 @@ lint: setup
 	done && echo "lint: clean"
 
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
-# The bench: memory model as one DDR4 channel (MEM_DDR4); sender slots of the example apps
-# for the TX goodput rows of 64 sessions (BENCH_SENDERS)
+# The bench: memory model as one DDR4 channel (BENCH_MEM_DDR4=0: ideal), memory port
+# width, and sender slots of the example apps for the TX goodput rows of 64 sessions
+BENCH_MEM_DDR4 ?= 1
+BENCH_MEM_DATA_W ?= 512
 BENCH_SENDERS ?= 64
+BENCH_G := -GAPP_SENDERS=$(BENCH_SENDERS) -GMEM_DDR4=$(BENCH_MEM_DDR4) -GMEM_DATA_W=$(BENCH_MEM_DATA_W)
+BENCH_D := -DTOE_APP_SENDERS=$(BENCH_SENDERS) -DTOE_MEM_DATA_W=$(BENCH_MEM_DATA_W)
 build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h | setup
 	@mkdir -p build
 	@echo "building $@ (Verilator)"
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
-	  --top-module toe_sim_top -GDATA_W=$* -GAPP_SENDERS=$(BENCH_SENDERS) -GMEM_DDR4=1 -Mdir build/toe-bench-obj-$* -o toe-bench \
+	  --top-module toe_sim_top -GDATA_W=$* $(BENCH_G) -Mdir build/toe-bench-obj-$* -o toe-bench \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
-	  -CFLAGS "-O2 -DTOE_DATA_W=$* -DTOE_APP_SENDERS=$(BENCH_SENDERS) -I$(CURDIR)/sim" \
+	  -CFLAGS "-O2 -DTOE_DATA_W=$* $(BENCH_D) -I$(CURDIR)/sim" \
 	  $(RTL_FILES) bench/toe_bench.cpp > build/toe-bench-$*.log 2>&1 \
 	  || { tail -30 build/toe-bench-$*.log; exit 1; }
 	@cp build/toe-bench-obj-$*/toe-bench $@.tmp && mv -f $@.tmp $@

