@@ -122,6 +122,17 @@ def goodput_plot(rows):
     return png(fig)
 
 
+def sessions_axes(ax, ylabel, title):
+    """An axis over the session count (log 2) from zero up, with grid and legend."""
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("sessions")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+
+
 def flows_plot(rows):
     """Goodput (MSS 1460) and echo against the session count, per direction."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -139,13 +150,7 @@ def flows_plot(rows):
                     ax.annotate(f"{d} drops", (s_, v), fontsize=7, color=line.get_color(),
                                 textcoords="offset points", xytext=(2, 4))
         ax.axhline(1.0, color="k", lw=1, label="wire limit")
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("sessions")
-        ax.set_ylabel("payload / payload wire limit")
-        ax.set_title(f"{w} bits ({CLOCK_MHZ[w]:g} MHz)", fontsize=9)
-        ax.set_ylim(bottom=0)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        sessions_axes(ax, "payload / payload wire limit", f"{w} bits ({CLOCK_MHZ[w]:g} MHz)")
     return png(fig)
 
 
@@ -164,13 +169,8 @@ def seg_rate_plot(rows):
                 if d:
                     ax.annotate(f"{d} drops", (s, v), fontsize=7, color=line.get_color(),
                                 textcoords="offset points", xytext=(2, 6 - 9 * k_i))
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("sessions (round robin)")
-        ax.set_ylabel("segments per cycle")
-        ax.set_title(f"{w} bits ({CLOCK_MHZ[w]:g} MHz): dotted = the wire's segment rate per kind", fontsize=9)
-        ax.set_ylim(bottom=0)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        sessions_axes(ax, "segments per cycle (round robin over the sessions)",
+                      f"{w} bits ({CLOCK_MHZ[w]:g} MHz): dotted = the wire's segment rate per kind")
     return png(fig)
 
 

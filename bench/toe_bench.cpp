@@ -214,6 +214,14 @@ struct Peer {
         }
     }
     void clear() { got.clear(); first_in = app_rx = app_tx = 0; }
+    // Send one frame and let the engine take it in peace: RSTs that end a run go one by
+    // one, so that an engine slower than the wire does not drop them (a dropped RST leaves
+    // its session taken for the runs after it).
+    void send_alone(std::vector<uint8_t> f, int gap = 64) {
+        to_send.push_back(std::move(f));
+        while (!to_send.empty()) step();
+        for (int i = 0; i < gap; ++i) step();
+    }
     // Run until an engine TCP frame matching `pred` arrives; returns its first-byte cycle.
     // With must = false, returns 0 when no such frame came within `limit` cycles.
     template <class P> uint64_t until(P pred, uint64_t limit = 200000, bool must = true) {
@@ -238,6 +246,8 @@ uint32_t read_counter(Peer& p, const char* name) {
 }
 // Segments the engine lost for want of room (its input FIFOs overflowed).
 uint32_t engine_drops(Peer& p) { return read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows"); }
+// Sessions the engine still holds (after a run has reset its own: the ones it leaked).
+uint32_t sessions_in_use(Peer& p) { return p.sim.csr_read(toe_csr::REG_TCP_SESSIONS_IN_USE); }
 
 bool seq_lt(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 
@@ -410,8 +420,7 @@ struct Flows {
         for (Flow& x : f) x.snd_end = x.snd_nxt;
         for (int i = 0; i < 40000; ++i) step();
         for (Flow& x : f)
-            if (x.port) p.to_send.push_back(tcp_segment(x.port, x.dport, x.snd_una, 0, 0x04, 0));
-        while (!p.to_send.empty()) p.step();
+            if (x.port) p.send_alone(tcp_segment(x.port, x.dport, x.snd_una, 0, 0x04, 0));
         for (int i = 0; i < 20000; ++i) p.step();
         p.clear();
     }
@@ -464,18 +473,20 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
     }
     fl.close();
     uint32_t drops = engine_drops(p) - drops0, eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
+    uint32_t left = sessions_in_use(p);
     double lim = payload_limit(seg);
     double frx = mrx.bytes_per_cycle() / lim, ftx = mtx.bytes_per_cycle() / lim;
     double value = rx && tx ? std::min(frx, ftx) : rx ? frx : ftx;
-    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %s\n", dir, sessions, seg, value, drops,
-                (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit,
+    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %5u %s\n", dir, sessions, seg, value, drops,
+                (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, left,
                 refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", \"direction\": \"%s\", "
                            "\"sessions\": %zu, \"payload\": %zu, \"value\": %.4f, \"rx_value\": %.4f, \"tx_value\": %.4f, "
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
-                           "\"engine_retrans_segs\": %u, \"refused\": %zu}\n",
+                           "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u}\n",
                            TOE_DATA_W, dir, sessions, seg, value, rx ? frx : 0.0, tx ? ftx : 0.0, drops,
-                           (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, refused);
+                           (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, refused,
+                           left);
 }
 
 // Echo goodput: n sessions to the echo app (port 7), the peer sending 1460-byte segments
@@ -496,16 +507,16 @@ void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
     uint64_t echoed = fl.rcvd();
     double dram = echoed ? double((p.mem_rd_beats - rd0) + (p.mem_wr_beats - wr0)) * MEM_BYTES / double(echoed) : 0.0;
     fl.close();
-    uint32_t drops = engine_drops(p) - drops0;
+    uint32_t drops = engine_drops(p) - drops0, left = sessions_in_use(p);
     double value = m.bytes_per_cycle() / payload_limit(1460);
-    std::printf("  echo  %8zu %6d %8.4f %8u %6llu %5llu        DRAM bytes per payload byte %.2f %s\n", sessions, 1460,
-                value, drops, (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, dram,
+    std::printf("  echo  %8zu %6d %8.4f %8u %6llu %5llu        %5u DRAM bytes per payload byte %.2f %s\n", sessions,
+                1460, value, drops, (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, left, dram,
                 refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"echo_goodput\", \"sessions\": %zu, "
                            "\"value\": %.4f, \"dram_bytes_per_payload_byte\": %.3f, \"drops\": %u, "
-                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu}\n",
+                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu, \"sessions_left\": %u}\n",
                            TOE_DATA_W, sessions, value, dram, drops, (unsigned long long)fl.fast_rexmits,
-                           (unsigned long long)fl.timeouts, refused);
+                           (unsigned long long)fl.timeouts, refused, left);
 }
 
 void tcp_bench(Peer& p, FILE* json) {
@@ -546,8 +557,8 @@ void tcp_bench(Peer& p, FILE* json) {
 
     std::printf("\nTCP goodput (peer as Linux: slow start, fast retransmit, RTO; ACKs every second\n"
                 "segment; both directions paced at the wire rate); value = payload over its wire limit\n");
-    std::printf("  %5s %8s %6s %8s %8s %6s %5s %6s\n", "dir", "sessions", "seg", "value", "drops", "fastrx",
-                "rto", "eng-rx");
+    std::printf("  %5s %8s %6s %8s %8s %6s %5s %6s %5s\n", "dir", "sessions", "seg", "value", "drops", "fastrx",
+                "rto", "eng-rx", "left");
     uint16_t base = 30000;
     for (size_t n : {64, 128, 256, 536, 1024, 1460}) { goodput(p, json, "rx", 1, n, base); base += 1; }
     for (const char* dir : {"rx", "tx", "both"})
@@ -644,8 +655,7 @@ void seg_rate_bench(Peer& p, FILE* json) {
         }
     }
     // reset every session at its RCV.NXT (RFC 5961 takes only that): the ids are free again
-    for (const Conn& c : conns) p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, 0, 0x04, 0));
-    while (!p.to_send.empty()) p.step();
+    for (const Conn& c : conns) p.send_alone(tcp_segment(c.port, 5001, c.seq, 0, 0x04, 0));
     for (int i = 0; i < 20000; ++i) p.step();
 }
 

@@ -22,7 +22,8 @@
 // (the old slot comes first, and files the session again); moving it earlier or disarming
 // unlinks and refiles. After a jump of the clock (virtual time in the test harness) the
 // cursor skips whole turns and visits every slot once.
-// Timing: an arm takes 3 cycles (later deadline) to 8; an empty slot 3 cycles, a session
+// Timing: an arm takes 3 cycles (later deadline) to 8; a run of empty slots up to the end
+// of its group of 32 takes 1 cycle, a slot with sessions 3, a session
 // taken off it 5 (8 when filed again). Arms are taken before slot visits, and slot visits start only when the
 // fire queue has room, so arms never wait on fires (no deadlock with the core).
 module toe_tcp_timer_wheel #(
@@ -115,7 +116,25 @@ module toe_tcp_timer_wheel #(
     .m_ready(fire_ready), .uncommitted());
 
   wire take_arm = state_reg == ST_IDLE && arm_valid && (arm_turn_reg || !(behind && fq_ready));
-  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && fq_ready;
+  // Which slots hold sessions (a flop per slot): the cursor passes a run of empty slots,
+  // up to the end of its group of GW, in one cycle, so a cursor that fell behind (a slow
+  // simulation on the wall clock, a clock jump) catches up at GW slots per cycle, and
+  // only the slots that hold sessions cost a visit.
+  localparam int unsigned GW = SLOTS >= 32 ? 32 : SLOTS;
+  localparam int unsigned GB = $clog2(GW);
+  logic [SLOTS-1:0] occ_reg;
+  wire far_behind = TW'(now_tick - cursor_reg) > TW'(SLOTS);
+  wire [GW-1:0] group_occ = occ_reg[{cur_slot[KW-1:GB], {GB{1'b0}}} +: GW];
+  wire [GW-1:0] rest_occ = group_occ >> cur_slot[GB-1:0];
+  logic [GB:0] empty_run;                        // empty slots from the cursor's to the group's end
+  always_comb begin
+    empty_run = (GB+1)'(GW) - (GB+1)'(cur_slot[GB-1:0]);
+    for (int i = GW - 1; i >= 0; i--) if (rest_occ[i]) empty_run = (GB+1)'(i);
+  end
+  wire [TW-1:0] lag = now_tick - cursor_reg;    // ticks passed and not visited
+  wire [TW-1:0] skip_by = TW'(empty_run) < lag ? TW'(empty_run) : lag;
+  wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && !far_behind && !occ_reg[cur_slot];
+  wire start_visit = state_reg == ST_IDLE && !take_arm && !skip_empty && behind && fq_ready;
   assign arm_ready = take_arm;
   wire popped_due = state_reg == ST_POP && !us_lt(now_us, at_q);   // at <= now
 
@@ -145,10 +164,13 @@ module toe_tcp_timer_wheel #(
           at_reg <= arm_at;
           arm_turn_reg <= 1'b0;
           state_reg <= ST_ARM_READ;
+        end else if (skip_empty) begin
+          arm_turn_reg <= 1'b1;
+          cursor_reg <= cursor_reg + skip_by;
         end else if (start_visit) begin
           arm_turn_reg <= 1'b1;
           // a jump of the clock by more than a turn: every slot still gets one visit
-          if (TW'(now_tick - cursor_reg) > TW'(SLOTS)) cursor_reg <= now_tick - TW'(SLOTS);
+          if (far_behind) cursor_reg <= now_tick - TW'(SLOTS);
           else state_reg <= ST_VISIT_READ;
         end
       end
@@ -209,6 +231,12 @@ module toe_tcp_timer_wheel #(
       end
       default: state_reg <= ST_IDLE;
     endcase
+    // slot occupancy follows every write of a head: filed (occupied), its last session
+    // popped or unlinked (empty)
+    if (state_reg == ST_FILE) occ_reg[file_slot_reg] <= 1'b1;
+    if (state_reg == ST_POP && next_q == NIL) occ_reg[cur_slot] <= 1'b0;
+    if (state_reg == ST_ARM && inw_q && !(on_reg && !us_lt(at_reg, at_q)) && prev_q == NIL && next_q == NIL)
+      occ_reg[slot_q] <= 1'b0;
     // the gauge: filed +1, taken off (popped or unlinked) -1
     if (state_reg == ST_FILE) armed <= armed + 1'b1;
     if (state_reg == ST_POP || (state_reg == ST_ARM && inw_q && !(on_reg && !us_lt(at_reg, at_q))))
@@ -219,9 +247,13 @@ module toe_tcp_timer_wheel #(
       init_reg <= '0;
       cursor_reg <= now_tick;
       arm_turn_reg <= 1'b0;
+      occ_reg <= '0;
     end
   end
 `ifndef SYNTHESIS
+  // the occupancy flop of a visited slot agrees with its list
+  always @(posedge clk) if (!rst && state_reg == ST_VISIT)
+    assert (occ_reg[cur_slot] == (head_q != NIL)) else $error("toe_tcp_timer_wheel: slot %0d occupancy wrong", cur_slot);
   // a session is filed at most once, and the fire queue never overflows
   always @(posedge clk) if (!rst && state_reg == ST_FILE)
     assert (!inw_mem[sid_reg]) else $error("toe_tcp_timer_wheel: session %0d filed twice", sid_reg);
