@@ -101,7 +101,7 @@ build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_
 bench: build/toe-bench-64 build/toe-bench-512
 	@mkdir -p build/bench
 	@for w in 64 512; do \
-	  echo "bench: DATA_W=$$w (echo, TCP latency, goodput sweep, segment rate over 1..512 sessions, two engines)"; \
+	  echo "bench: DATA_W=$$w (echo, segment rate over 1..1024 sessions, TCP latency, goodput sweep, goodput rx/tx/both and TCP echo over 1..1024 sessions, two engines; several minutes)"; \
 	  start=$$SECONDS; build/toe-bench-$$w build/bench/results-$$w.jsonl || exit 1; \
 	  echo "bench: DATA_W=$$w done in $$((SECONDS - start)) s"; \
 	done
