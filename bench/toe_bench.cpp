@@ -419,6 +419,10 @@ struct Flows {
     void close() {
         for (Flow& x : f) x.snd_end = x.snd_nxt;
         for (int i = 0; i < 40000; ++i) step();
+        reset();
+    }
+    // RST every connection at SND.UNA (the engine's RCV.NXT as its last ACK told), one by one.
+    void reset() {
         for (Flow& x : f)
             if (x.port) p.send_alone(tcp_segment(x.port, x.dport, x.snd_una, 0, 0x04, 0));
         for (int i = 0; i < 20000; ++i) p.step();
@@ -590,29 +594,14 @@ void tcp_bench(Peer& p, FILE* json) {
 // tcpInOverflows + ethInOverflows. When the engine keeps up, value is the wire's own
 // segment rate; the FIFOs in front of the protocol core (about 250 minimum frames) can
 // flatter a shortfall by at most their depth over the 6000 segments offered.
-struct Conn { uint16_t port; uint32_t seq, eng; };
-
 void seg_rate_bench(Peer& p, FILE* json) {
     const size_t max_sessions = 1024, offered = 6000;
-    std::vector<Conn> conns;
-    size_t refused = 0;
-    for (size_t i = 0; i < max_sessions; ++i) {
-        Conn c{uint16_t(20000 + i), 1000, 0};
-        p.clear();
-        p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, 0, 0x02, 0, true));
-        if (!p.until([&](const TcpOut& o) { return o.tcp && o.dport == c.port && o.flags == 0x12; }, 5000, false)) {
-            ++refused;
-            continue;
-        }
-        for (const auto& g : p.got) {
-            TcpOut o = parse_tcp(g.second);
-            if (o.tcp && o.dport == c.port && o.flags == 0x12) c.eng = o.seq + 1;
-        }
-        ++c.seq;
-        p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, c.eng, 0x10, 0));
-        conns.push_back(c);
-    }
-    for (int i = 0; i < 2000; ++i) p.step();
+    // the sessions, opened as Flows: SND.NXT is the peer's next sequence number, RCV.NXT the engine's
+    Flows fl(p, 0);
+    size_t refused = fl.open(5001, 20000, max_sessions, 0);
+    std::vector<Flow*> conns;
+    for (Flow& x : fl.f)
+        if (x.port) conns.push_back(&x);
     std::printf("\nTCP segment rate: segments offered back to back at the wire rate, round robin over\n"
                 "N sessions (%zu opened, %zu refused); per cycle taken, and drops\n", conns.size(), refused);
     std::printf("  %8s %8s %10s %10s %8s\n", "kind", "sessions", "seg/cycle", "wire", "drops");
@@ -623,9 +612,9 @@ void seg_rate_bench(Peer& p, FILE* json) {
             uint32_t drops0 = engine_drops(p);
             p.clear();
             for (size_t i = 0; i < offered; ++i) {
-                Conn& c = conns[i % n];
-                p.to_send.push_back(tcp_segment(c.port, 5001, c.seq, c.eng, k.payload ? 0x18 : 0x10, k.payload));
-                c.seq += uint32_t(k.payload);
+                Flow& c = *conns[i % n];
+                p.to_send.push_back(tcp_segment(c.port, 5001, c.snd_nxt, c.rcv_nxt, k.payload ? 0x18 : 0x10, k.payload));
+                c.snd_nxt += uint32_t(k.payload);
             }
             size_t frame = p.to_send.front().size();
             while (!p.to_send.empty()) p.step();
@@ -643,20 +632,20 @@ void seg_rate_bench(Peer& p, FILE* json) {
             // Dropped data left gaps: learn each session's RCV.NXT from the ACK that an
             // unacceptable segment (sequence number far outside the window) draws.
             for (size_t i = 0; i < n; ++i) {
-                Conn& c = conns[i];
+                Flow& c = *conns[i];
                 p.clear();
-                p.to_send.push_back(tcp_segment(c.port, 5001, c.seq + 0x40000000u, c.eng, 0x10, 0));
+                p.to_send.push_back(tcp_segment(c.port, 5001, c.snd_nxt + 0x40000000u, c.rcv_nxt, 0x10, 0));
                 p.until([&](const TcpOut& o) { return o.tcp && o.dport == c.port && (o.flags & 0x10); });
                 for (const auto& g : p.got) {
                     TcpOut o = parse_tcp(g.second);
-                    if (o.tcp && o.dport == c.port) c.seq = o.ack;
+                    if (o.tcp && o.dport == c.port) c.snd_nxt = o.ack;
                 }
             }
         }
     }
-    // reset every session at its RCV.NXT (RFC 5961 takes only that): the ids are free again
-    for (const Conn& c : conns) p.send_alone(tcp_segment(c.port, 5001, c.seq, 0, 0x04, 0));
-    for (int i = 0; i < 20000; ++i) p.step();
+    // the engine's RCV.NXT is where the peer is now: reset there, and the ids are free again
+    for (Flow* c : conns) c->snd_una = c->snd_nxt;
+    fl.reset();
 }
 
 // Two engines back to back, A (client app) -> B (discard app), through a modelled wire
