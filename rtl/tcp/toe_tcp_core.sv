@@ -19,8 +19,9 @@
 // session returns to the free pool when it has ended, the app has taken the final
 // notification, no ring job of it is in flight and, after an orderly end, the app has read
 // every byte it was notified of.
-// In-order only: a segment that starts past RCV.NXT is dropped with a duplicate ACK; one
-// that straddles RCV.NXT or the window's right edge is trimmed to its new, in-window part.
+// A segment ahead of RCV.NXT is stored in place in the ring, up to OOO_INTERVALS intervals
+// per session (toe_tcp_rules_pkg::reasm_place), with a duplicate ACK; one that straddles
+// RCV.NXT or the window's right edge is trimmed to its new, in-window part.
 // Congestion control, fast retransmit, SACK, window scaling and timestamps are stage 3.
 module toe_tcp_core
   import toe_pkg::*;
@@ -182,8 +183,7 @@ module toe_tcp_core
     logic        end_told;   // the app has taken the final notification (id may be freed)
     logic        active;     // opened by the app (its failure is NOTIF_FAILED, also via SYN-RCVD)
     logic        orderly;    // ended in order (CLOSED): notified data stays readable until read
-    logic        ooo_on;     // bytes ooo_start .. ooo_end-1 (ahead of RCV.NXT) are stored in the
-    logic [31:0] ooo_start, ooo_end;   // ring: the one out-of-order interval
+    ooo_set_t    ooo;        // bytes stored in the ring ahead of RCV.NXT (toe_tcp_rules_pkg::reasm_place)
   } sess_t;
 
   function automatic logic is_estab(input tcp_state_e s);
@@ -439,7 +439,8 @@ module toe_tcp_core
 
   always_comb begin
     logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end;
-    logic acceptable, stop, ack_now, ooo_store, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
+    reasm_t reasm;
+    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
           sws_override;
     ack_kind_e ack_kind;
     send_t sz;
@@ -487,7 +488,7 @@ module toe_tcp_core
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
     avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
-    ooo_store = 1'b0;
+    reasm = '0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
     sws_override = 1'b0;
     sz = '0;
@@ -706,29 +707,26 @@ module toe_tcp_core
             data_end = s.rcv_nxt;
             if (!stop && g.length != '0) begin
               if (ns.state == ESTABLISHED || ns.state == FIN_WAIT_1 || ns.state == FIN_WAIT_2) begin
-                // RFC 9293 3.10.7.4: only the new part of a segment that straddles RCV.NXT
-                // is taken, and only what fits the window (the ring writer drops the head
-                // and cuts the tail)
+                // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
+                // fits the window (the ring writer drops the head and cuts the tail); what
+                // is new and where it goes, also ahead of RCV.NXT, is reasm_place
                 head = s.rcv_nxt - g.seq;
+                seg_end = g.seq + 32'(g.length);
+                if (seq_lt(s.rcv_adv, seg_end)) seg_end = s.rcv_adv;
+                reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seg_end);
+                rxw.offset = reasm.lo;
+                rxw.skip = 16'(reasm.lo - g.seq);
+                rxw.length = 17'(reasm.hi - reasm.lo);
                 if (seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, g.seq + 32'(g.length)) && wnd != '0) begin
-                  take = umin(32'(g.length) - head, wnd);
+                  // in order: stored up to the first stored interval it reaches, which then
+                  // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
+                  take = reasm.hi - reasm.lo;
                   steer_accept = 1'b1;
                   do_rxw = 1'b1;
-                  rxw.offset = s.rcv_nxt;
-                  rxw.skip = 16'(head);
-                  trimmed = head != '0 || take != 32'(g.length);
-                  if (s.ooo_on && seq_le(s.ooo_start, s.rcv_nxt + take)) begin
-                    // it reaches the stored interval: stored up to it (the first copy of a
-                    // byte wins) and the interval joins the stream; ACK at once (RFC 5681 4.2)
-                    rxw.length = 17'(s.ooo_start - s.rcv_nxt);
-                    rxw.reassembled = 16'(s.ooo_end - s.ooo_start);
-                    ns.rcv_nxt = s.ooo_end;
-                    ns.ooo_on = 1'b0;
-                    trimmed = 1'b1;
-                  end else begin
-                    rxw.length = 17'(take);
-                    ns.rcv_nxt = s.rcv_nxt + take;
-                  end
+                  rxw.reassembled = 16'(reasm.joined);
+                  ns.rcv_nxt = reasm.rcv_nxt;
+                  ns.ooo = reasm.set;
+                  trimmed = head != '0 || take != 32'(g.length) || reasm.joined != '0;
                   data_end = ns.rcv_nxt;
                   if (s.dack_one || g.flags[F_PSH] || take < 32'(ns.mss) || trimmed) ack_now = 1'b1;
                   else begin
@@ -739,33 +737,16 @@ module toe_tcp_core
                     end
                   end
                 end else begin
-                  // ahead of RCV.NXT (acceptable, so inside the window): stored in place if
-                  // it starts the one out-of-order interval, extends it to the right or
-                  // adjoins it on the left; a duplicate ACK tells the peer of the gap
-                  // (RFC 5681 4.2). A second gap, a duplicate or a FIN ahead is dropped.
+                  // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
+                  // stored in place; a duplicate ACK tells the peer of the gap (RFC 5681
+                  // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
+                  // stored ones while they are all in use is dropped.
                   ack_now = 1'b1;
-                  take = umin(32'(g.length), wnd - (g.seq - s.rcv_nxt));
-                  seg_end = g.seq + take;
-                  ooo_store = 1'b1;
-                  if (g.flags[F_FIN] || !seq_lt(s.rcv_nxt, g.seq) || g.seq - s.rcv_nxt >= wnd) ooo_store = 1'b0;
-                  else if (!s.ooo_on) begin
-                    rxw.length = 17'(take);
-                    ns.ooo_start = g.seq;
-                    ns.ooo_end = seg_end;
-                  end else if (seq_le(s.ooo_start, g.seq) && seq_le(g.seq, s.ooo_end) && seq_lt(s.ooo_end, seg_end)) begin
-                    rxw.offset = s.ooo_end;
-                    rxw.skip = 16'(s.ooo_end - g.seq);
-                    rxw.length = 17'(seg_end - s.ooo_end);
-                    ns.ooo_end = seg_end;
-                  end else if (seq_lt(g.seq, s.ooo_start) && seq_le(s.ooo_start, seg_end)) begin
-                    rxw.length = 17'(s.ooo_start - g.seq);
-                    ns.ooo_start = g.seq;
-                  end else ooo_store = 1'b0;
-                  if (ooo_store) begin
+                  if (!g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < wnd && reasm.store) begin
                     steer_accept = 1'b1;
                     do_rxw = 1'b1;
                     rxw.tag = TAG_NONE;     // not in the stream yet: its completion tells nobody
-                    ns.ooo_on = 1'b1;
+                    ns.ooo = reasm.set;
                     c_ooo = 1'b1;
                   end else c_wdrop = 1'b1;
                 end
@@ -1241,10 +1222,9 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && writes && ns.state != FREE && ns.state != CLOSED) begin
     assert (seq_le(ns.snd_una, ns.snd_nxt) && seq_le(ns.snd_nxt, ns.snd_max))
       else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", sid_reg);
-    // the out-of-order interval is non-empty, lies ahead of RCV.NXT and inside the ring
-    assert (!ns.ooo_on || (seq_lt(ns.rcv_nxt, ns.ooo_start) && seq_lt(ns.ooo_start, ns.ooo_end) &&
-                           ns.ooo_end - ns.rcv_nxt <= RING))
-      else $error("toe_tcp_core: session %0d out-of-order interval outside (RCV.NXT, RCV.NXT+ring]", sid_reg);
+    // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the ring
+    assert (reasm_set_ok(ns.ooo, ns.rcv_nxt, RING))
+      else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", sid_reg);
   end
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(ns.state))

@@ -12,6 +12,9 @@
 //   adv_edge         the right edge to advertise: receiver silly-window avoidance,
 //                    RFC 1122 4.2.3.3 (and RFC 9293 3.8.6.2.2), never moved left
 //   peer_mss         the send MSS from the peer's option (RFC 9293 3.7.1, 536 default)
+//   reasm_place      out-of-order reassembly: where a segment's new bytes go among the
+//                    session's stored intervals (RFC 9293 3.10.7.4 "segments with higher
+//                    beginning sequence numbers may be held for later processing")
 // The ISN (RFC 6528) is a keyed hash over several cycles: toe_tcp_isn.
 package toe_tcp_rules_pkg;
   import toe_tcp_pkg::*;
@@ -139,5 +142,111 @@ package toe_tcp_rules_pkg;
     if (r.clamped) m = floor_mss;
     r.mss = m < our_mss ? m : our_mss;
     return r;
+  endfunction
+  // ---- out-of-order reassembly ----
+  // Bytes received ahead of RCV.NXT are stored in place in the receive ring (it is addressed
+  // by sequence number) and remembered as up to OOO_INTERVALS intervals [lo, hi): the ones
+  // that are on come first, in sequence order, disjoint and never adjacent (a gap of at
+  // least one byte between two), all past RCV.NXT.
+  localparam int unsigned OOO_INTERVALS = 4;
+  typedef struct packed {
+    logic        on;
+    logic [31:0] lo, hi;
+  } ooo_iv_t;
+  typedef ooo_iv_t [OOO_INTERVALS-1:0] ooo_set_t;
+  typedef struct packed {
+    logic        store;      // bytes lo .. hi-1 of the segment are new: write them
+    logic [31:0] lo, hi;
+    logic [31:0] rcv_nxt;    // RCV.NXT after the segment
+    logic [31:0] joined;     // stored bytes that joined the stream with it (interval 0)
+    logic        evicted;    // the farthest interval was forgotten for a nearer one
+    ooo_set_t    set;
+  } reasm_t;
+  // The segment covers [seg_lo, seg_hi), already cut at the window's right edge, and
+  // reaches past RCV.NXT. Its new bytes are the run that starts at the first byte at or
+  // after max(seg_lo, RCV.NXT) that is not stored and ends at the next stored byte (or the
+  // segment's end): one contiguous write, so a byte stored once is never written again
+  // (the first copy wins); bytes past the next stored interval are left to the peer's
+  // retransmission. The run joins the intervals it touches. From RCV.NXT it is in order:
+  // RCV.NXT moves to its end, or past interval 0 when it reaches it (`joined` bytes). A run
+  // that touches no interval opens one, in order of position; with all intervals in use
+  // the farthest is forgotten (`evicted`: its bytes come again) if the new one is nearer,
+  // else the segment is not stored. Nothing new (a duplicate): store is 0.
+  function automatic reasm_t reasm_place(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+    reasm_t r;
+    logic [31:0] x, y;
+    logic in_order, has_left, has_right;
+    int unsigned li, ri, nearer;
+    ooo_iv_t merged;
+    r = '0;
+    r.set = set;
+    r.rcv_nxt = rcv_nxt;
+    in_order = !seq_lt(rcv_nxt, seg_lo);
+    x = in_order ? rcv_nxt : seg_lo;
+    for (int k = 0; k < OOO_INTERVALS; k++)
+      if (set[k].on && seq_le(set[k].lo, x) && seq_lt(x, set[k].hi)) x = set[k].hi;
+    y = seg_hi;
+    for (int k = OOO_INTERVALS - 1; k >= 0; k--)
+      if (set[k].on && seq_lt(x, set[k].lo) && seq_lt(set[k].lo, y)) y = set[k].lo;
+    if (!seq_lt(x, y)) return r;
+    r.store = 1'b1;
+    r.lo = x;
+    r.hi = y;
+    has_left = 1'b0;
+    has_right = 1'b0;
+    li = 0;
+    ri = 0;
+    for (int k = 0; k < OOO_INTERVALS; k++) begin
+      if (set[k].on && set[k].hi == x) begin
+        has_left = 1'b1;
+        li = k;
+      end
+      if (set[k].on && set[k].lo == y) begin
+        has_right = 1'b1;
+        ri = k;
+      end
+    end
+    if (in_order) begin
+      r.rcv_nxt = y;
+      if (has_right) begin                      // it reaches interval 0: that joins too
+        r.rcv_nxt = set[0].hi;
+        r.joined = set[0].hi - set[0].lo;
+        for (int k = 0; k < OOO_INTERVALS; k++) r.set[k] = k + 1 < OOO_INTERVALS ? set[(k + 1) % OOO_INTERVALS] : '0;
+      end
+      return r;
+    end
+    merged = '{on: 1'b1, lo: has_left ? set[li].lo : x, hi: has_right ? set[ri].hi : y};
+    if (has_left && has_right) begin            // it fills the gap between two: one interval
+      for (int k = 0; k < OOO_INTERVALS; k++)
+        if (k == li) r.set[k] = merged;
+        else if (k > li) r.set[k] = k + 1 < OOO_INTERVALS ? set[(k + 1) % OOO_INTERVALS] : '0;
+    end else if (has_left) r.set[li] = merged;
+    else if (has_right) r.set[ri] = merged;
+    else begin                                  // a new interval, after the `nearer` ones
+      nearer = 0;
+      for (int k = 0; k < OOO_INTERVALS; k++) if (set[k].on && seq_lt(set[k].lo, x)) nearer++;
+      if (nearer == OOO_INTERVALS) begin
+        r.store = 1'b0;
+        return r;
+      end
+      r.evicted = set[OOO_INTERVALS-1].on;
+      for (int k = 0; k < OOO_INTERVALS; k++)
+        r.set[k] = k < nearer ? set[k] : k == nearer ? merged : set[(k + OOO_INTERVALS - 1) % OOO_INTERVALS];
+    end
+    return r;
+  endfunction
+  // The invariant of a set of intervals (for assertions): the ones on come first, each is
+  // non-empty, past RCV.NXT and inside the ring, and each ends at least a byte before the
+  // next one starts.
+  function automatic logic reasm_set_ok(input ooo_set_t set, input logic [31:0] rcv_nxt, ring_bytes);
+    logic ok = 1'b1;
+    ooo_iv_t prev = '0;
+    for (int k = 0; k < OOO_INTERVALS; k++) begin
+      if (set[k].on && !(seq_lt(rcv_nxt, set[k].lo) && seq_lt(set[k].lo, set[k].hi) &&
+                         set[k].hi - rcv_nxt <= ring_bytes)) ok = 1'b0;
+      if (k > 0 && set[k].on && !(prev.on && seq_lt(prev.hi, set[k].lo))) ok = 1'b0;
+      prev = set[k];
+    end
+    return ok;
   endfunction
 endpackage

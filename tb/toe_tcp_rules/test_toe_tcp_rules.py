@@ -271,6 +271,155 @@ async def peer_mss_defaults_clamps_and_caps(dut):
         assert (int(dut.mss_o.value), int(dut.mss_clamped.value)) == (want, int(peer < floor)), (opt, ours, floor)
 
 
+# ---- out-of-order reassembly (RFC 9293 3.10.7.4: segments ahead of RCV.NXT may be held) ----
+OOO_INTERVALS = 4
+IV_BITS = 65                      # {on, lo[31:0], hi[31:0]}, interval 0 in the low bits
+
+
+def pack_set(ivs):
+    v = 0
+    for k, (lo, hi) in enumerate(ivs):
+        v |= ((1 << 64) | (lo << 32) | hi) << (k * IV_BITS)
+    return v
+
+
+def unpack_set(v):
+    out = []
+    for k in range(OOO_INTERVALS):
+        e = (v >> (k * IV_BITS)) & ((1 << IV_BITS) - 1)
+        if e >> 64:
+            out.append(((e >> 32) & (M - 1), e & (M - 1)))
+        elif e:
+            out.append(("off but not zero", e))
+    return out
+
+
+def runs(byte_set):
+    """The maximal runs of consecutive offsets of a set, in order, as [lo, hi)."""
+    out = []
+    for b in sorted(byte_set):
+        if out and out[-1][1] == b:
+            out[-1][1] = b + 1
+        else:
+            out.append([b, b + 1])
+    return [tuple(r) for r in out]
+
+
+def reasm_ref(ivs, rcv_nxt, seg_lo, seg_hi):
+    """The rule in bytes, on offsets from RCV.NXT: stored = the bytes held ahead. The new
+    bytes are the run from the first byte at or after the segment's start (or RCV.NXT) that
+    is not stored, up to the next stored byte or the segment's end. In order, the stream
+    takes them and the stored run that follows them. Otherwise they are stored; if that
+    makes more than OOO_INTERVALS runs, the farthest run is forgotten, unless it is the new
+    one: then nothing is stored. Returns (store, lo, hi, rcv_nxt, joined, evicted, ivs)."""
+    off = lambda x: wrap(x - rcv_nxt)                                   # noqa: E731
+    stored = set()
+    for lo, hi in ivs:
+        stored |= set(range(off(lo), off(hi)))
+    a = 0 if le(seg_lo, rcv_nxt) else off(seg_lo)
+    b = off(seg_hi)
+    x = a
+    while x in stored:
+        x += 1
+    if x >= b:
+        return (0, 0, 0, rcv_nxt, 0, 0, ivs)
+    y = x + 1
+    while y < b and y not in stored:
+        y += 1
+    absolute = lambda o: wrap(rcv_nxt + o)                              # noqa: E731
+    if a == 0:
+        nxt, joined = y, 0
+        while nxt in stored:
+            nxt += 1
+            joined += 1
+        left = [(absolute(lo), absolute(hi)) for lo, hi in runs(stored) if lo > nxt]
+        return (1, absolute(x), absolute(y), absolute(nxt), joined, 0, left)
+    new = runs(stored | set(range(x, y)))
+    evicted = 0
+    if len(new) > OOO_INTERVALS:
+        if new[-1][0] <= x < new[-1][1]:
+            return (0, 0, 0, rcv_nxt, 0, 0, ivs)
+        new, evicted = new[:OOO_INTERVALS], 1
+    return (1, absolute(x), absolute(y), rcv_nxt, 0, evicted, [(absolute(lo), absolute(hi)) for lo, hi in new])
+
+
+def rand_ivs(rng, span):
+    """Up to OOO_INTERVALS stored intervals (offsets from RCV.NXT): past it, apart."""
+    n = rng.randrange(0, OOO_INTERVALS + 1)
+    cuts = sorted(rng.sample(range(1, span), 2 * n))
+    ivs = []
+    for k in range(n):
+        lo, hi = cuts[2 * k], cuts[2 * k + 1]
+        if ivs and ivs[-1][1] >= lo:            # keep a gap of at least one byte
+            continue
+        ivs.append((lo, hi))
+    return ivs
+
+
+async def reasm_step(dut, ivs, rcv_nxt, seg_lo, seg_hi, ring=65536):
+    dut.ra_set.value = pack_set(ivs)
+    dut.ra_rcv_nxt.value, dut.ra_lo.value, dut.ra_hi.value, dut.ra_ring.value = rcv_nxt, seg_lo, seg_hi, ring
+    await settle()
+    got_set = unpack_set(int(dut.ra_set_o.value))
+    store = int(dut.ra_store.value)
+    return (store, int(dut.ra_lo_o.value) if store else 0, int(dut.ra_hi_o.value) if store else 0,
+            int(dut.ra_rcv_nxt_o.value), int(dut.ra_joined.value), int(dut.ra_evicted.value), got_set)
+
+
+@cocotb.test()
+async def reassembly_stores_each_byte_once_and_keeps_the_nearest_intervals(dut):
+    rng = random.Random(7)
+    seen = {"in order": 0, "joined": 0, "new interval": 0, "merged": 0, "evicted": 0, "refused": 0,
+            "duplicate": 0}
+    for _ in range(N_RANDOM):
+        span = rng.choice([40, 300, 6000, 65000])
+        rcv_nxt = rand_seq(rng)
+        ivs_off = rand_ivs(rng, span)
+        ivs = [(wrap(rcv_nxt + lo), wrap(rcv_nxt + hi)) for lo, hi in ivs_off]
+        edges = [0, span] + [e + d for iv in ivs_off for e in iv for d in (-1, 0, 1)]
+        a = rng.choice([rng.choice(edges), rng.randrange(0, span), -rng.randrange(1, 1500)])
+        length = rng.choice([1, rng.randrange(1, 1461), rng.randrange(1, span + 1)])
+        b = min(a + length, span)               # the caller cuts the segment at the window's edge
+        if b <= 0 or a >= span:
+            continue
+        seg_lo, seg_hi = wrap(rcv_nxt + a), wrap(rcv_nxt + b)
+        want = reasm_ref(ivs, rcv_nxt, seg_lo, seg_hi)
+        got = await reasm_step(dut, ivs, rcv_nxt, seg_lo, seg_hi)
+        assert got == want, dict(rcv_nxt=rcv_nxt, ivs=ivs_off, seg=(a, b), got=got, want=want)
+        assert int(dut.ra_set_ok.value) == 1, ivs_off
+        assert int(dut.ra_set_o_ok.value) == 1, (ivs_off, (a, b), got)
+        store, _, _, _, joined, evicted, _ = want
+        seen["in order"] += a <= 0 and store
+        seen["joined"] += joined > 0
+        seen["new interval"] += a > 0 and store and len(want[6]) > len(ivs)
+        seen["merged"] += a > 0 and store and len(want[6]) < len(ivs)
+        seen["evicted"] += evicted
+        seen["refused"] += a > 0 and not store and len(ivs) == OOO_INTERVALS
+        seen["duplicate"] += not store
+    assert all(n > 20 for n in seen.values()), seen
+
+
+@cocotb.test()
+async def reassembly_invariant_catches_bad_sets(dut):
+    """reasm_set_ok (the core's assertion) rejects each way a set can be wrong."""
+    nxt = M - 100                               # across the wrap
+    good = [(wrap(nxt + 10), wrap(nxt + 20)), (wrap(nxt + 30), wrap(nxt + 40))]
+    bad = {"adjacent": [(wrap(nxt + 10), wrap(nxt + 20)), (wrap(nxt + 20), wrap(nxt + 40))],
+           "out of order": [good[1], good[0]],
+           "at RCV.NXT": [(nxt, wrap(nxt + 5))],
+           "empty": [(wrap(nxt + 10), wrap(nxt + 10))],
+           "past the ring": [(wrap(nxt + 10), wrap(nxt + 70000))]}
+    for name, ivs in [("good", good)] + list(bad.items()):
+        dut.ra_set.value = pack_set(ivs)
+        dut.ra_rcv_nxt.value, dut.ra_ring.value = nxt, 65536
+        await settle()
+        assert int(dut.ra_set_ok.value) == (name == "good"), name
+    # an interval that is off between two that are on
+    dut.ra_set.value = pack_set(good[:1]) | (pack_set([good[1]]) << (2 * IV_BITS))
+    await settle()
+    assert int(dut.ra_set_ok.value) == 0
+
+
 def test_toe_tcp_rules():
     runner.run("toe_tcp_rules_tb", "test_toe_tcp_rules", {}, Path(__file__).parent,
                extra_sources=[Path(__file__).parent / "toe_tcp_rules_tb.sv"])

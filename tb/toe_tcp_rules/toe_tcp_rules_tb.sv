@@ -23,7 +23,14 @@ module toe_tcp_rules_tb
   output logic [31:0] adv_edge_o,
   input  logic [15:0] mss_opt, mss_our, mss_floor,
   output logic [15:0] mss_o,
-  output logic        mss_clamped
+  output logic        mss_clamped,
+  input  ooo_set_t    ra_set,
+  input  logic [31:0] ra_rcv_nxt, ra_lo, ra_hi, ra_ring,
+  output logic        ra_store, ra_evicted,
+  output logic [31:0] ra_lo_o, ra_hi_o, ra_rcv_nxt_o, ra_joined,
+  output ooo_set_t    ra_set_o,
+  output logic        ra_set_ok,      // reasm_set_ok of the input set
+  output logic        ra_set_o_ok     // and of the one reasm_place returns
 );
   rtt_t rtt;
   send_t snd;
@@ -39,4 +46,10 @@ module toe_tcp_rules_tb
   assign adv_edge_o = adv_edge(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_ring, adv_max_win);
   assign mss = peer_mss(mss_opt, mss_our, mss_floor);
   assign {mss_o, mss_clamped} = {mss.mss, mss.clamped};
+  reasm_t ra;
+  assign ra = reasm_place(ra_set, ra_rcv_nxt, ra_lo, ra_hi);
+  assign {ra_store, ra_evicted, ra_lo_o, ra_hi_o, ra_rcv_nxt_o, ra_joined, ra_set_o} =
+         {ra.store, ra.evicted, ra.lo, ra.hi, ra.rcv_nxt, ra.joined, ra.set};
+  assign ra_set_ok = reasm_set_ok(ra_set, ra_rcv_nxt, ra_ring);
+  assign ra_set_o_ok = reasm_set_ok(ra.set, ra.rcv_nxt, ra_ring);
 endmodule
