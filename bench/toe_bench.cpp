@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe-bench: cycle-accurate benchmark of toe_sim_top (engine + UDP echo app) at one
 // DATA_W. For ICMP echo and UDP echo with Ethernet frames of 64, 512 and 1518 bytes
-// (incl. FCS; frames on the MAC port exclude it): offers N requests back to back (the MAC
-// port never idles) with the reply port always ready, and reports frames in/out, the
-// cycles from the end of the first reply to the end of the last (steady state), the
+// (incl. FCS; frames on the MAC port exclude it): offers N requests at exactly the wire
+// rate and takes the replies at exactly the wire rate (Peer), and reports frames in/out, the
+// cycles from the first byte of the first reply to that of the last (steady state), the
 // achieved frame rate as a fraction of the wire limit (frame + FCS + preamble + IFG
 // = L + 24 bytes at 10G for 64 bits / 156.25 MHz, 100G for 512 bits / 322 MHz), and the
 // latency in cycles from the first byte of a request into an idle engine to the first
@@ -76,42 +76,6 @@ std::vector<uint8_t> arp_request() {
     std::copy(PEER_IP, PEER_IP + 4, f.begin() + 28);
     std::copy(TOE_IP, TOE_IP + 4, f.begin() + 38);
     return f;
-}
-
-struct Result { uint64_t in = 0, out = 0, first_in = 0, first_out = 0, first_end = 0, last_out = 0; };
-
-// Offer `frames` back to back; run until all replies are out (or a time limit).
-Result run(Sim& sim, const std::vector<std::vector<uint8_t>>& frames, size_t expect_out) {
-    Result r;
-    size_t fi = 0, off = 0;
-    bool tx_first = true;
-    uint64_t limit = sim.cycles() + 2000000;
-    r.first_in = sim.cycles();
-    while ((r.out < expect_out || fi < frames.size()) && sim.cycles() < limit) {
-        sim->tick_us = 0;
-        if (fi < frames.size()) {
-            const auto& f = frames[fi];
-            sim->s_mac_rx_axis_tlast = put_beat(sim->s_mac_rx_axis_tdata, sim->s_mac_rx_axis_tkeep, f, off);
-            sim->s_mac_rx_axis_tvalid = 1;
-        } else {
-            sim->s_mac_rx_axis_tvalid = 0;
-        }
-        sim->s_mac_rx_axis_tuser = 0;
-        sim->m_mac_tx_axis_tready = 1;
-        bool rx_take = sim->s_mac_rx_axis_tvalid && sim->s_mac_rx_axis_tready;
-        bool tx_take = sim->m_mac_tx_axis_tvalid;
-        if (tx_take && tx_first) { if (r.out == 0) r.first_out = sim.cycles(); tx_first = false; }
-        if (tx_take && sim->m_mac_tx_axis_tlast) {
-            if (r.out == 0) r.first_end = sim.cycles();
-            ++r.out; tx_first = true; r.last_out = sim.cycles();
-        }
-        sim.step();
-        if (rx_take) {
-            off += W;
-            if (off >= frames[fi].size()) { ++fi; off = 0; ++r.in; }
-        }
-    }
-    return r;
 }
 
 // ---------------- TCP ----------------
@@ -237,17 +201,43 @@ struct Peer {
     }
 };
 
+// ICMP/UDP rows: offer `frames` through the peer (both directions paced at exactly the wire
+// rate); run until `expect_out` replies are out (or a time limit). Cycles are the first
+// bytes of frames on the MAC ports.
+struct Result { uint64_t in = 0, out = 0, first_in = 0, first_out = 0, last_out = 0; };
+Result run(Peer& p, const std::vector<std::vector<uint8_t>>& frames, size_t expect_out) {
+    Result r;
+    p.clear();
+    for (const auto& f : frames) p.to_send.push_back(f);
+    for (uint64_t limit = p.sim.cycles() + 2000000; (p.got.size() < expect_out || !p.to_send.empty()) &&
+                                                    p.sim.cycles() < limit;)
+        p.step();
+    r.in = frames.size() - p.to_send.size();
+    r.out = p.got.size();
+    r.first_in = p.first_in;
+    if (r.out) {
+        r.first_out = p.got.front().first;
+        r.last_out = p.got.back().first;
+    }
+    p.to_send.clear();
+    return r;
+}
+
+// Register reads step the simulation through the peer, so that the MAC ports keep being
+// driven and watched while the AXI-Lite read runs (the engine may be sending: a read that
+// stepped the bare simulation left tready high and lost the beats of those cycles, which
+// cut a frame short and merged it with the next).
+uint32_t csr_read(Peer& p, uint32_t addr) { return p.sim.csr_read(addr, [&p] { p.step(); }); }
 uint32_t read_counter(Peer& p, const char* name) {
-    for (int i = 0; i < 4; ++i) p.step();          // the MAC port is idle while csr_read steps
     for (unsigned i = 0; i < toe_csr::N_COUNTERS; ++i)
-        if (std::string(toe_csr::COUNTER_NAMES[i]) == name) return p.sim.csr_read(toe_csr::COUNTER_BASE + 4 * i);
+        if (std::string(toe_csr::COUNTER_NAMES[i]) == name) return csr_read(p, toe_csr::COUNTER_BASE + 4 * i);
     std::fprintf(stderr, "toe-bench: no counter %s\n", name);
     std::exit(1);
 }
 // Segments the engine lost for want of room (its input FIFOs overflowed).
 uint32_t engine_drops(Peer& p) { return read_counter(p, "tcpInOverflows") + read_counter(p, "ethInOverflows"); }
 // Sessions the engine still holds (after a run has reset its own: the ones it leaked).
-uint32_t sessions_in_use(Peer& p) { return p.sim.csr_read(toe_csr::REG_TCP_SESSIONS_IN_USE); }
+uint32_t sessions_in_use(Peer& p) { return csr_read(p, toe_csr::REG_TCP_SESSIONS_IN_USE); }
 
 bool seq_lt(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 
@@ -761,8 +751,9 @@ int main(int argc, char** argv) {
     sim.csr_write(REG_MAC_HI, 0x0200);
     sim.csr_write(REG_IPV4_ADDR, 0xC0000202);
     for (int i = 0; i < 100; ++i) sim.step();
-    run(sim, {arp_request()}, 2);   // gratuitous ARP + reply; the engine learns our MAC
-    while (!sim->udp_echo_listening) sim.step();
+    Peer p(sim);
+    run(p, {arp_request()}, 2);   // gratuitous ARP + reply; the engine learns our MAC
+    while (!sim->udp_echo_listening) p.step();
 
     const double wire_bytes_per_cycle = WIRE_BYTES_PER_CYCLE;
     std::printf("DATA_W=%d  (wire limit %.2f bytes/cycle)\n", TOE_DATA_W, wire_bytes_per_cycle);
@@ -773,15 +764,16 @@ int main(int argc, char** argv) {
             size_t len = wire_len - 4;
             const size_t n = wire_len < 1000 ? 400 : 100;
             std::vector<std::vector<uint8_t>> reqs(n, request(udp, len));
-            for (int i = 0; i < 200; ++i) sim.step();
-            Result lat = run(sim, {request(udp, len)}, 1);
-            for (int i = 0; i < 200; ++i) sim.step();
-            Result r = run(sim, reqs, n);
-            // Steady state: the replies after the first, over the cycles they took (so the
-            // pipeline and store-and-forward fill is not charged to the rate).
-            uint64_t cycles = r.last_out - r.first_end;
-            double fraction = (double(r.out - 1) / cycles) / (wire_bytes_per_cycle / (wire_len + 20));
-            uint64_t latency = lat.first_out - lat.first_in;
+            for (int i = 0; i < 200; ++i) p.step();
+            Result lat = run(p, {request(udp, len)}, 1);
+            for (int i = 0; i < 200; ++i) p.step();
+            Result r = run(p, reqs, n);
+            // Steady state: replies per cycle from the first reply's first byte to the last
+            // one's (the pipeline fill is not charged to the rate), over the wire's frame rate.
+            uint64_t cycles = r.last_out - r.first_out;
+            double fraction = r.out > 1 ? (double(r.out - 1) / double(cycles)) / (wire_bytes_per_cycle / double(wire_len + 20))
+                                        : 0.0;
+            uint64_t latency = lat.out ? lat.first_out - lat.first_in : 0;
             std::printf("%-5s %5zu %6llu %6llu %8llu %9.1f%% %6llu cy\n", udp ? "udp" : "icmp", wire_len,
                         (unsigned long long)r.in, (unsigned long long)r.out,
                         (unsigned long long)cycles, 100 * fraction, (unsigned long long)latency);
@@ -794,12 +786,9 @@ int main(int argc, char** argv) {
                              (unsigned long long)latency);
         }
     }
-    while (!sim->tcp_listening) sim.step();
-    {
-        Peer p(sim);
-        seg_rate_bench(p, json);    // first, while every session id is free
-        tcp_bench(p, json);
-    }
+    while (!sim->tcp_listening) p.step();
+    seg_rate_bench(p, json);    // first, while every session id is free
+    tcp_bench(p, json);
     two_engine_bench(json, wire_bytes_per_cycle);
     if (json) std::fclose(json);
     return 0;
