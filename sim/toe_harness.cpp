@@ -18,6 +18,8 @@
 // Protocol: one command per line; each answer is zero or more event lines and then one
 // line `ok ...` or `err REASON`. Numbers are decimal, byte strings hex ('-' = empty).
 //   inject HEX                     queue an Ethernet frame (no FCS) for MAC RX
+//   stall P SEED                   back-pressure: MAC TX and app RX refuse each beat with
+//                                  probability P (0: off), seeded
 //   run US STOP                    let up to US microseconds of virtual time pass; STOP=1
 //                                  returns at the first event. -> events, ok NOW_NS
 //   listen PORT OPEN               TCP listen (OPEN=1) / unlisten (0) request
@@ -41,6 +43,7 @@
 #include <cstring>
 #include <deque>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -116,6 +119,9 @@ class Harness {
 
     // ---- requests from the client ----
     void inject(std::vector<uint8_t> f) { mac_rx_.push(std::move(f)); }
+    // Back-pressure: from now on the MAC TX and app RX data ports refuse each beat with
+    // probability p (0: always ready), seeded.
+    void stall(double p, uint64_t seed) { stall_p_ = p; stall_rng_.seed(seed); }
     void listen(uint64_t port, uint64_t open) { listen_q_.push_back({port, open}); }
     void udp_listen(uint64_t port, uint64_t open) { udp_listen_q_.push_back({port, open}); }
     void open(uint64_t ip, uint64_t port) { open_q_.push_back({ip, port}); }
@@ -201,6 +207,10 @@ class Harness {
             t->app_udp_tx_axis_tvalid = 0;
         }
 
+        if (stall_p_ > 0) {
+            t->m_mac_tx_axis_tready = !stalls();
+            t->app_tcp_rx_axis_tready = !stalls();
+        }
         // settle the combinational readies on the new inputs, then sample every handshake
         // before the edge
         t->eval();
@@ -223,8 +233,8 @@ class Harness {
             udp_off_ += W;
             if (udp_off_ >= udp_tx_.front().second.size()) { udp_tx_.pop_front(); udp_off_ = 0; }
         }
-        if (t->m_mac_tx_axis_tvalid) {
-            active = true;
+        active |= t->m_mac_tx_axis_tvalid;
+        if (t->m_mac_tx_axis_tvalid && t->m_mac_tx_axis_tready) {
             for (int i = 0; i < W; ++i)
                 if (keep_bit(t->m_mac_tx_axis_tkeep, i)) mac_tx_.push_back(get_byte(t->m_mac_tx_axis_tdata, i));
             if (t->m_mac_tx_axis_tlast) {
@@ -252,7 +262,7 @@ class Harness {
             rx_sid_.push_back(get_bits(t->app_tcp_rx_meta, 16, 20));
             rx_len_.push_back(get_bits(t->app_tcp_rx_meta, 0, 16));
         }
-        if (t->app_tcp_rx_axis_tvalid) {
+        if (t->app_tcp_rx_axis_tvalid && t->app_tcp_rx_axis_tready) {
             for (int i = 0; i < W; ++i)
                 if (keep_bit(t->app_tcp_rx_axis_tkeep, i)) tcp_rx_.push_back(get_byte(t->app_tcp_rx_axis_tdata, i));
         }
@@ -270,7 +280,7 @@ class Harness {
             for (int i = 0; i < DBG_N; ++i) dbg_rsp_[i] = get_bits(t->tcp_dbg_rsp, DBG_FIELDS[i].first, DBG_FIELDS[i].second);
             dbg_done_ = true;
         }
-        bool rx_last = t->app_tcp_rx_axis_tvalid && t->app_tcp_rx_axis_tlast;
+        bool rx_last = t->app_tcp_rx_axis_tvalid && t->app_tcp_rx_axis_tready && t->app_tcp_rx_axis_tlast;
         active |= t->app_tcp_rx_meta_valid || t->app_tcp_rx_axis_tvalid || t->app_udp_rx_axis_tvalid;
         t.step();
         mac_rx_.advance(rx_take);
@@ -403,6 +413,9 @@ class Harness {
     uint64_t ticks_ = 0;
     unsigned quiet_ = 0;
     MacRxQueue mac_rx_;
+    double stall_p_ = 0;                 // back-pressure on MAC TX and app RX (stall)
+    std::mt19937_64 stall_rng_{1};
+    bool stalls() { return std::uniform_real_distribution<double>(0, 1)(stall_rng_) < stall_p_; }
     std::vector<uint8_t> mac_tx_, tcp_rx_, udp_rx_;
     size_t tx_off_ = 0, udp_off_ = 0;
     std::deque<std::vector<uint64_t>> listen_q_, udp_listen_q_, open_q_, close_q_, rd_q_, tx_q_, dbg_q_;
@@ -449,6 +462,7 @@ bool handle(Harness& h, const std::string& line, unsigned max_sessions) {
     std::string s;
     try {
         if (cmd == "inject") { in >> s; h.inject(unhex(s)); std::cout << "ok\n"; }
+        else if (cmd == "stall") { double p = 0; in >> p >> a; h.stall(p, a); std::cout << "ok\n"; }
         else if (cmd == "run") {
             in >> a >> b;
             h.run(a, b != 0, max_sessions);

@@ -344,6 +344,11 @@ class Engine:
         return True
 
     # ---- frames ----
+    def stall(self, probability, seed=1):
+        """Back-pressure from now on: the MAC TX and app RX data ports refuse each beat with
+        this probability (0: always ready), from a seeded generator."""
+        self._cmd(f"stall {probability} {seed}")
+
     def inject(self, frame):
         """Queue an Ethernet frame (scapy packet or bytes) for the engine's MAC RX."""
         raw = bytes(frame)
