@@ -230,7 +230,10 @@ int main(int argc, char** argv) {
     };
 
     sim->m_mac_tx_axis_tready = 1;
-    while (!g_stop) {
+    // One clock cycle with both MAC ports driven and watched. Register reads step through
+    // it too: a read that stepped the bare simulation would lose the TX beats of its cycles
+    // and repeat an RX beat into the engine.
+    auto cycle = [&] {
         // Frames from Linux: poll the TAP every 64 cycles, and sleep in poll() when idle.
         uint64_t now_us = clock.now_us();
         if ((sim.cycles() & 63) == 0) {
@@ -265,10 +268,14 @@ int main(int argc, char** argv) {
         sim.step();
         if (rx_queue.advance(rx_take)) ++frames_in;
         idle_cycles = busy ? 0 : idle_cycles + 1;
+    };
+    auto csr_read = [&](uint32_t addr) { return sim.csr_read(addr, cycle); };
+    while (!g_stop) {
+        cycle();
         if (g_report) {   // SIGUSR1: one status line, for tests
             g_report = 0;
             std::printf("status: tcpCurrEstab %u tcpSessionsInUse %u client %s sent %u discarded %llu\n",
-                        sim.csr_read(REG_TCP_CURR_ESTAB), sim.csr_read(REG_TCP_SESSIONS_IN_USE),
+                        csr_read(REG_TCP_CURR_ESTAB), csr_read(REG_TCP_SESSIONS_IN_USE),
                         CLIENT_STATES[sim->client_state & 7], sim->client_sent,
                         (unsigned long long)sim->tcp_discard_bytes);
             std::fflush(stdout);
