@@ -27,6 +27,7 @@ rtl/tcp/toe_tcp_pkg.sv
 rtl/tcp/toe_tcp_rules_pkg.sv
 rtl/tcp/toe_tcp_rx_parse.sv
 rtl/tcp/toe_tcp_session_table.sv
+rtl/tcp/toe_tcp_seg_lookup.sv
 rtl/tcp/toe_tcp_ring_writer.sv
 rtl/tcp/toe_tcp_ring_reader.sv
 rtl/tcp/toe_tcp_mem_arb.sv

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp: the TCP subsystem. Segments from IPv4 RX are parsed (toe_tcp_rx_parse), looked
-// up (toe_tcp_session_table) and processed by the protocol core (toe_tcp_core); accepted
+// up one per cycle (toe_tcp_seg_lookup on toe_tcp_session_table) and processed by the
+// protocol core (toe_tcp_core); accepted
 // payload is written to the session's RX ring in memory (toe_tcp_ring_writer) and read
 // back for the application on request (toe_tcp_ring_reader); application data is written
 // to the TX ring and segments are built from it by toe_tcp_tx_engine. All ring traffic
@@ -187,8 +188,10 @@ module toe_tcp
     .stat_in_segs, .stat_in_errs, .stat_overflows(stat_rx_overflows)
   );
 
-  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_rsp_valid, tab_rsp_found, tab_rsp_new,
-        tab_rsp_listening;
+  // Session table: lookups of received segments (toe_tcp_seg_lookup, one per cycle) and
+  // the core's opens and releases (first), told apart by the answer's tag.
+  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_req_tag, tab_rsp_valid, tab_rsp_tag, tab_rsp_found,
+        tab_rsp_new, tab_rsp_listening;
   logic [1:0] tab_req_op;
   logic [31:0] tab_req_remote_ip;
   logic [15:0] tab_req_remote_port, tab_req_local_port, tab_rsp_local_port;
@@ -198,11 +201,40 @@ module toe_tcp
     .req_valid(tab_req_valid), .req_ready(tab_req_ready), .req_op(tab_req_op),
     .req_remote_ip(tab_req_remote_ip), .req_remote_port(tab_req_remote_port),
     .req_local_port(tab_req_local_port), .req_alloc(tab_req_alloc), .req_session(tab_req_session),
-    .rsp_valid(tab_rsp_valid), .rsp_found(tab_rsp_found), .rsp_new(tab_rsp_new),
-    .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(),
+    .req_tag(tab_req_tag), .rsp_valid(tab_rsp_valid), .rsp_tag(tab_rsp_tag), .rsp_found(tab_rsp_found),
+    .rsp_new(tab_rsp_new), .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(),
     .rsp_listening(tab_rsp_listening),
     .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid, .listen_rsp_ready, .listen_rsp,
     .sessions_in_use, .stat_alloc_fails
+  );
+  logic core_tab_req_valid, lk_tab_req_valid, lk_tab_req_alloc;
+  logic [1:0] core_tab_req_op;
+  logic [31:0] core_tab_req_remote_ip;
+  logic [15:0] core_tab_req_remote_port, core_tab_req_local_port;
+  sid_t core_tab_req_session;
+  localparam logic TAG_LOOKUP = 1'b0, TAG_CORE = 1'b1;
+  always_comb begin
+    tab_req_tag = core_tab_req_valid ? TAG_CORE : TAG_LOOKUP;
+    tab_req_valid = core_tab_req_valid || lk_tab_req_valid;
+    tab_req_op = core_tab_req_valid ? core_tab_req_op : 2'd0;   // LOOKUP
+    tab_req_remote_ip = core_tab_req_valid ? core_tab_req_remote_ip : seg.remote_ip;
+    tab_req_remote_port = core_tab_req_valid ? core_tab_req_remote_port : seg.remote_port;
+    tab_req_local_port = core_tab_req_valid ? core_tab_req_local_port : seg.local_port;
+    tab_req_alloc = !core_tab_req_valid && lk_tab_req_alloc;
+    tab_req_session = core_tab_req_session;
+  end
+
+  logic [SID_W:0] half_open;
+  logic seg_lk_valid, seg_lk_ready;
+  tcp_seg_lk_t seg_lk;
+  toe_tcp_seg_lookup #(.MAX_SESSIONS(MAX_SESSIONS)) u_lookup (
+    .clk, .rst, .cfg_drop_synfin,
+    .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
+    .half_open, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
+    .tab_req_valid(lk_tab_req_valid), .tab_req_ready(tab_req_ready && !core_tab_req_valid),
+    .tab_req_alloc(lk_tab_req_alloc), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP),
+    .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_listening,
+    .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk)
   );
 
   // ---------------- protocol core ----------------
@@ -226,16 +258,16 @@ module toe_tcp
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
     .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_fin_wait_2_us, .cfg_keepalive_idle_us,
     .cfg_keepalive_intvl_us, .cfg_keepalive_probes,
-    .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
     .cfg_synrcvd_retries, .cfg_rto_init_us, .cfg_rto_min_us,
     .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
     .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
-    .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
+    .s_seg_valid(seg_lk_valid), .s_seg_ready(seg_lk_ready), .s_seg(seg_lk),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
-    .tab_req_valid, .tab_req_ready, .tab_req_op, .tab_req_remote_ip, .tab_req_remote_port,
-    .tab_req_local_port, .tab_req_alloc, .tab_req_session,
-    .tab_rsp_valid, .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_local_port,
-    .tab_rsp_listening,
+    .tab_req_valid(core_tab_req_valid), .tab_req_ready, .tab_req_op(core_tab_req_op),
+    .tab_req_remote_ip(core_tab_req_remote_ip), .tab_req_remote_port(core_tab_req_remote_port),
+    .tab_req_local_port(core_tab_req_local_port), .tab_req_session(core_tab_req_session),
+    .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_CORE), .tab_rsp_found, .tab_rsp_new, .tab_rsp_session,
+    .tab_rsp_local_port,
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
     .rd_req_valid, .rd_req_ready, .rd_req, .tx_req_valid, .tx_req_ready, .tx_req,
@@ -252,7 +284,7 @@ module toe_tcp
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
     .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped, .stat_half_open_drops, .stat_out_of_order,
-    .curr_estab
+    .curr_estab, .half_open
   );
 
   // ---------------- payload steering: accepted payload to the RX writer, the rest away ----------------

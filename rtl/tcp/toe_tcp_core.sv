@@ -46,7 +46,6 @@ module toe_tcp_core
   input  logic [31:0]   cfg_rto_max_us,
   input  logic [3:0]    cfg_max_retries,   // retransmissions before the connection is aborted
   input  logic [3:0]    cfg_synrcvd_retries,  // SYN-ACK retransmissions before a half-open one is dropped
-  input  logic [SID_W:0] cfg_half_open_max,  // sessions SYN-RCVD may hold (SYN flood cap); 0: MAX_SESSIONS/4
   input  logic [31:0]   cfg_delack_us,
   input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
   input  logic [127:0]  cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4, toe_tcp_isn)
@@ -55,28 +54,26 @@ module toe_tcp_core
   input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
   input  logic          cfg_rfc5961_syn,   // 1: challenge ACK for a SYN in a synchronized state
   input  logic          cfg_nagle,         // 1: a short segment waits while data is unacknowledged
-  // received segments (payload frames are steered by m_steer)
+  // received segments with their session (toe_tcp_seg_lookup; payload frames are steered by m_steer)
   input  logic          s_seg_valid,
   output logic          s_seg_ready,
-  input  tcp_seg_t      s_seg,
+  input  tcp_seg_lk_t   s_seg,
   output logic          m_steer_valid,     // one per segment: 1 = payload goes to the RX writer
   input  logic          m_steer_ready,
   output logic          m_steer_accept,
-  // session table
+  // session table: active opens and releases
   output logic          tab_req_valid,
   input  logic          tab_req_ready,
   output logic [1:0]    tab_req_op,
   output logic [31:0]   tab_req_remote_ip,
   output logic [15:0]   tab_req_remote_port,
   output logic [15:0]   tab_req_local_port,
-  output logic          tab_req_alloc,
   output sid_t          tab_req_session,
   input  logic          tab_rsp_valid,
   input  logic          tab_rsp_found,
   input  logic          tab_rsp_new,
   input  sid_t          tab_rsp_session,
   input  logic [15:0]   tab_rsp_local_port,
-  input  logic          tab_rsp_listening,   // the segment's local port is listened
   // application requests
   input  logic          open_req_valid,
   output logic          open_req_ready,
@@ -146,12 +143,13 @@ module toe_tcp_core
   output logic          stat_mss_clamped,    // a peer's MSS option below cfg_mss_min was raised to it
   output logic          stat_half_open_drops,  // SYNs dropped because half-open sessions reached the cap
   output logic          stat_out_of_order,   // segments stored ahead of RCV.NXT (joined when the gap fills)
-  output logic [SID_W:0] curr_estab
+  output logic [SID_W:0] curr_estab,
+  output logic [SID_W:0] half_open         // sessions in SYN-RCVD, and one being made (SYN flood cap)
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam logic [31:0] RING = 32'(RING_BYTES);
   localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
-  localparam logic [1:0] OP_LOOKUP = 2'd0, OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
+  localparam logic [1:0] OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
   localparam logic [2:0] TAG_NONE = 3'd7;   // marker that notifies nobody
 
   typedef struct packed {
@@ -300,14 +298,14 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 12;
-  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_READ, ST_EXEC,
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
   logic [3:0] last_ev_reg;
   logic [SW:0] init_reg;
   logic [SW-1:0] sid_reg;
-  logic new_reg, found_reg, listening_reg;
+  logic new_reg, found_reg, listening_reg, capped_reg;
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
   tcp_open_req_t open_reg;
@@ -361,24 +359,22 @@ module toe_tcp_core
   assign dbg_req_ready    = start && ev_pick == EV_DBG;
   assign told_ready       = start && ev_pick == EV_TOLD;
 
-  // session table requests: lookups/opens from ST_LOOKUP, releases from ST_RELEASE
-  wire seg_syn_only = seg_reg.flags[F_SYN] && !seg_reg.flags[F_ACK] && !seg_reg.flags[F_RST] &&
-                      (!seg_reg.flags[F_FIN] || !cfg_drop_synfin);
+  // session table requests: opens from ST_LOOKUP, releases from ST_RELEASE (segments come
+  // looked up)
   assign tab_req_valid = state_reg == ST_LOOKUP || state_reg == ST_RELEASE;
-  assign tab_req_op = state_reg == ST_RELEASE ? OP_RELEASE : (ev_reg == EV_OPEN ? OP_OPEN : OP_LOOKUP);
+  assign tab_req_op = state_reg == ST_RELEASE ? OP_RELEASE : OP_OPEN;
   // the peer of the event: the app's open, or the segment
   wire [31:0] ev_remote_ip = ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip;
   wire [15:0] ev_remote_port = ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port;
   assign tab_req_remote_ip = state_reg == ST_RELEASE ? rel_sess_reg.remote_ip : ev_remote_ip;
   assign tab_req_remote_port = state_reg == ST_RELEASE ? rel_sess_reg.remote_port : ev_remote_port;
-  assign tab_req_local_port = state_reg == ST_RELEASE ? rel_sess_reg.local_port : seg_reg.local_port;
-  // SYN flood cap: a new passive session only while fewer than the cap are half-open;
-  // above it the table is asked not to allocate, and the SYN is dropped (the peer retries)
-  logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
-  wire [SID_W:0] half_open_cap = cfg_half_open_max == '0 ? (SID_W+1)'(MAX_SESSIONS / 4) : cfg_half_open_max;
-  wire half_open_full = half_open_reg >= half_open_cap;
-  assign tab_req_alloc = seg_syn_only && !half_open_full;
+  assign tab_req_local_port = rel_sess_reg.local_port;
   assign tab_req_session = SID_W'(sid_reg);
+  // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
+  // first event on, so the cap is exact
+  logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
+  assign half_open = half_open_reg + (SID_W+1)'((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT || exec) &&
+                                                 ev_reg == EV_SEG && new_reg);
 
   // ---------------- the event step ----------------
   sess_t s, ns;
@@ -389,8 +385,13 @@ module toe_tcp_core
   logic end_marker;        // the connection ends in this step: queue the final marker
   logic [2:0] end_tag;     // the notification the marker gives
   wire exec = state_reg == ST_EXEC;
+  // A segment's session as the lookup found it may have been released or reused since:
+  // it is the segment's only if the record holds the segment's tuple (or was just made).
+  wire seg_tuple_ok = new_reg || (rd_sess.remote_ip == seg_reg.remote_ip &&
+                                  rd_sess.remote_port == seg_reg.remote_port && rd_sess.local_port == seg_reg.local_port);
+  wire found = found_reg && (ev_reg != EV_SEG || seg_tuple_ok);
   // the step writes the session back (not for segments and opens that found none)
-  wire writes = exec && found_reg;
+  wire writes = exec && found;
   logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
         c_half_open, c_ooo;
 
@@ -526,7 +527,7 @@ module toe_tcp_core
           ns.tmr_at = now_us + cfg_rto_init_us;
           send = SEND_SYNACK;
           c_passive = 1'b1;
-        end else if ((!found_reg || s.state == FREE || s.state == CLOSED) && listening_reg) begin
+        end else if ((!found || s.state == FREE || s.state == CLOSED) && listening_reg) begin
           // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
           // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
           // session (the peer retries) are dropped
@@ -534,8 +535,8 @@ module toe_tcp_core
             send = SEND_RST;
             send_seq = g.ack;
           end else if (g.flags[F_SYN] && g.flags[F_FIN]) c_badflags = 1'b1;
-          else if (seg_syn_only && half_open_full) c_half_open = 1'b1;
-        end else if (!found_reg || s.state == FREE || s.state == CLOSED) begin
+          else if (capped_reg) c_half_open = 1'b1;
+        end else if (!found || s.state == FREE || s.state == CLOSED) begin
           // no connection: RST unless it is one (RFC 9293 3.10.7.1)
           if (!g.flags[F_RST]) begin
             send = SEND_RST;
@@ -786,7 +787,7 @@ module toe_tcp_core
       // ---- app: active open ----
       EV_OPEN: begin
         do_openrsp = 1'b1;
-        if (found_reg) begin
+        if (found) begin
           ns = '0;
           ns.state = SYN_SENT;
           ns.remote_ip = open_reg.remote_ip;
@@ -1065,7 +1066,7 @@ module toe_tcp_core
     // ---- release when ended, told, and no ring job in flight ----
     rx_quiet = ns.rx_read == ns.rx_req;
     quiet = rx_quiet && ns.tx_done == ns.tx_app;
-    if (found_reg && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
+    if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
         (!ns.orderly || ns.rx_read == ns.rx_done)) begin
       release_now = 1'b1;
       ns.state = FREE;
@@ -1087,7 +1088,7 @@ module toe_tcp_core
       SEND_FIN:    cmd.flags = 8'h11;
       SEND_PROBE:  begin cmd.flags = 8'h10; cmd.seq = ns.snd_una - 1; end
       SEND_RST:    begin
-        if (ev_reg == EV_SEG && (!found_reg || s.state == FREE || s.state == CLOSED || s.state == SYN_SENT ||
+        if (ev_reg == EV_SEG && (!found || s.state == FREE || s.state == CLOSED || s.state == SYN_SENT ||
                                  s.state == SYN_RCVD)) begin
           cmd.remote_ip = g.remote_ip;
           cmd.remote_port = g.remote_port;
@@ -1131,8 +1132,10 @@ module toe_tcp_core
     wr_sess = ns;
     if (state_reg == ST_INIT) wr_sess = '0;
   end
-  assign rd_addr = state_reg == ST_WAIT ? SW'(tab_rsp_session) : sid_reg;
+  // the record is read in the cycle an event starts (or, for an open, when the table answers)
+  assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_WAIT ? SW'(tab_rsp_session) : sid_reg;
   wire [SW-1:0] pick_sid =
+    ev_pick == EV_SEG      ? SW'(s_seg.session) :
     ev_pick == EV_RXW_DONE ? SW'(s_rxw_done.session) :
     ev_pick == EV_RD_DONE  ? SW'(s_rd_done.session) :
     ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
@@ -1155,7 +1158,13 @@ module toe_tcp_core
         sid_reg <= pick_sid;
         found_reg <= 1'b1;
         new_reg <= 1'b0;
-        seg_reg <= s_seg;
+        seg_reg <= s_seg.seg;
+        if (ev_pick == EV_SEG) begin
+          found_reg <= s_seg.found;
+          new_reg <= s_seg.is_new;
+          listening_reg <= s_seg.listening;
+          capped_reg <= s_seg.capped;
+        end
         open_reg <= open_req;
         close_reg <= close_req;
         rdq_reg <= rd_req;
@@ -1165,20 +1174,18 @@ module toe_tcp_core
           EV_RD_DONE:  done_reg <= s_rd_done;
           default:     done_reg <= s_txw_done;
         endcase
-        state_reg <= (ev_pick == EV_SEG || ev_pick == EV_OPEN) ? ST_LOOKUP : ST_READ;
+        state_reg <= ev_pick == EV_OPEN ? ST_LOOKUP : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
       end
       ST_LOOKUP: if (tab_req_ready) state_reg <= ST_WAIT;
       ST_WAIT: if (tab_rsp_valid) begin
         sid_reg <= SW'(tab_rsp_session);
         found_reg <= tab_rsp_found;
         new_reg <= tab_rsp_new;
-        listening_reg <= tab_rsp_listening;
         tab_lport_reg <= tab_rsp_local_port;
-        state_reg <= (ev_reg == EV_SEG && tab_rsp_new) || (ev_reg == EV_OPEN && tab_rsp_found) ? ST_ISN_REQ : ST_EXEC;
+        state_reg <= tab_rsp_found ? ST_ISN_REQ : ST_EXEC;
       end
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
       ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_EXEC;
-      ST_READ: state_reg <= ST_EXEC;
       ST_EXEC: begin
         rel_sess_reg <= ns;
         release_reg <= release_now;

@@ -48,6 +48,15 @@ package toe_tcp_pkg;
     logic [15:0] length;     // payload bytes
   } tcp_seg_t;
   localparam int unsigned TCP_SEG_W = $bits(tcp_seg_t);
+  // A received segment with the session table's answer (toe_tcp_seg_lookup -> core).
+  typedef struct packed {
+    tcp_seg_t    seg;
+    sid_t        session;
+    logic        found;      // the tuple has a session (or just got one)
+    logic        is_new;     // a SYN that just got a new session
+    logic        listening;  // the local port is listened
+    logic        capped;     // a SYN refused a session: half-open sessions at the cap
+  } tcp_seg_lk_t;
 
   // What the protocol core asks the TX engine to send. Payload bytes [seq, seq+length)
   // come from the session's TX ring; a nonzero mss adds the MSS option (SYN only).

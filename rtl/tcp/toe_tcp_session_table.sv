@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_session_table: owns the map 4-tuple -> session id, the pool of free session
-// ids, the listen-port table and the ephemeral-port counter. One request at a time:
+// ids, the listen-port table and the ephemeral-port counter. Requests:
 //   LOOKUP  {remote ip/port, local port, alloc}: the session of the tuple; with alloc set
 //           (a SYN) and no session yet, a listened local port gets a new session (is_new).
 //   OPEN    {remote ip/port}: a new session with the next free ephemeral local port
@@ -16,8 +16,13 @@
 // table in the unit test. A new tuple whose two rows are both full, or no free id, refuses
 // the allocation (stat_alloc_fails). Both rows are read at once (2*WAYS compares, no extra cycle).
 // Listen requests go to toe_listen_table.
+// Pipeline: a request is taken into READ (rows read), then CMP (compare, write, answer);
+// the answer comes 3 cycles after acceptance, in request order, with the request's tag.
+// Lookups without alloc only read, and are taken one per cycle back to back. A request
+// that writes (alloc, OPEN, RELEASE) is taken only into an empty pipeline and holds it
+// until it has written, so every read sees every earlier write.
 // After reset the unit clears the table and fills the id pool (MAX_SESSIONS cycles)
-// before it answers. Timing: LOOKUP answers 3 cycles after acceptance.
+// before it answers.
 module toe_tcp_session_table
   import toe_tcp_pkg::*;
 #(
@@ -35,7 +40,9 @@ module toe_tcp_session_table
   input  logic [15:0] req_local_port,
   input  logic        req_alloc,
   input  sid_t        req_session,
+  input  logic        req_tag,          // returned with the answer (who asked)
   output logic        rsp_valid,        // one cycle; the requester always takes it
+  output logic        rsp_tag,
   output logic        rsp_found,        // LOOKUP: session exists (or was just made); OPEN: ok
   output logic        rsp_new,
   output sid_t        rsp_session,
@@ -68,15 +75,29 @@ module toe_tcp_session_table
     logic [SW-1:0] session;
   } entry_t;
 
-  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_READ, ST_CMP} state_e;
-  state_e state_reg;
+  // a request in the pipeline
+  typedef struct packed {
+    logic [1:0]  op;
+    logic [31:0] rip;
+    logic [15:0] rport, lport;
+    logic        alloc;
+    logic [SW-1:0] sid;
+    logic [2:0]  tries;
+    logic        tag;
+  } preq_t;
+  function automatic logic writes_table(input preq_t r);
+    return r.op != OP_LOOKUP || r.alloc;
+  endfunction
+
+  logic init_done;
   logic [SW:0] init_reg;
-  logic [1:0] op_reg;
-  logic [31:0] rip_reg;
-  logic [15:0] rport_reg, lport_reg, eph_reg;
-  logic alloc_reg;
-  logic [SW-1:0] sid_reg;
-  logic [2:0] tries_reg;
+  logic [15:0] eph_reg;
+  logic rd_valid, cmp_valid;   // a request in READ, in CMP
+  preq_t rd_req, cmp_req;
+  preq_t in_req;
+  assign in_req = '{op: req_op, rip: req_remote_ip, rport: req_remote_port,
+                    lport: req_op == OP_OPEN ? eph_reg : req_local_port, alloc: req_alloc,
+                    sid: SW'(req_session), tries: '0, tag: req_tag};
 
   // one hash per half, both from the tuple (neither from the other, so two tuples that
   // share a row in one half rarely share it in the other)
@@ -85,8 +106,10 @@ module toe_tcp_session_table
     return BW'(mix32(ip ^ mix32({rp, lp})));
   endfunction
   logic [BW-1:0] row [HALVES];
-  assign row[0] = row_of(1'b0, rip_reg, rport_reg, lport_reg);
-  assign row[1] = row_of(1'b1, rip_reg, rport_reg, lport_reg);
+  assign row[0] = row_of(1'b0, rd_req.rip, rd_req.rport, rd_req.lport);
+  assign row[1] = row_of(1'b1, rd_req.rip, rd_req.rport, rd_req.lport);
+  logic [BW-1:0] cmp_row [HALVES];
+  always_ff @(posedge clk) cmp_row <= row;
 
   // ---- the ways: one RAM per way and half, registered read ----
   localparam int unsigned NW = HALVES * WAYS;        // way w lives in half w / WAYS
@@ -106,7 +129,7 @@ module toe_tcp_session_table
   logic listening;
   toe_listen_table #(.ENTRIES(LISTEN_PORTS)) u_listen (
     .clk, .rst, .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid,
-    .listen_rsp_ready, .listen_rsp, .query_port(lport_reg), .query_hit(listening)
+    .listen_rsp_ready, .listen_rsp, .query_port(cmp_req.lport), .query_hit(listening)
   );
 
   // ---- free id pool ----
@@ -135,8 +158,8 @@ module toe_tcp_session_table
     for (int w = NW - 1; w >= 0; w--) begin
       if (!rd_entry[w].valid) free_in[w / WAYS] = w;
       else used[w / WAYS]++;
-      if (rd_entry[w].valid && rd_entry[w].remote_ip == rip_reg && rd_entry[w].remote_port == rport_reg &&
-          rd_entry[w].local_port == lport_reg) begin
+      if (rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip && rd_entry[w].remote_port == cmp_req.rport &&
+          rd_entry[w].local_port == cmp_req.lport) begin
         hit = 1'b1;
         hit_sid = rd_entry[w].session;
         hit_way = w;
@@ -146,31 +169,37 @@ module toe_tcp_session_table
     free_way = (free_in[1] >= 0 && (free_in[0] < 0 || used[1] < used[0])) ? free_in[1] : free_in[0];
   end
   wire can_alloc = free_way >= 0 && pool_out_valid;
-  wire want_new = op_reg == OP_OPEN ? !hit : (op_reg == OP_LOOKUP && !hit && alloc_reg && listening);
+  wire want_new = cmp_req.op == OP_OPEN ? !hit :
+                  (cmp_req.op == OP_LOOKUP && !hit && cmp_req.alloc && listening);
+  // an OPEN whose tuple is taken tries the next ephemeral port: back to READ
+  wire open_retry = cmp_valid && cmp_req.op == OP_OPEN && hit && cmp_req.tries != 3'd7;
 
-  assign req_ready = state_reg == ST_IDLE;
+  assign req_ready = init_done && !(rd_valid && writes_table(rd_req)) && !(cmp_valid && writes_table(cmp_req)) &&
+                     (!writes_table(in_req) || (!rd_valid && !cmp_valid));
+  wire take = req_valid && req_ready;
   wire [15:0] eph_next = eph_reg == 16'hFFFF ? 16'd49152 : eph_reg + 1'b1;
 
   always_comb begin
     way_we = '0;
     wr_row = row;
-    wr_entry = '{valid: 1'b1, remote_ip: rip_reg, remote_port: rport_reg, local_port: lport_reg,
+    wr_entry = '{valid: 1'b1, remote_ip: cmp_req.rip, remote_port: cmp_req.rport, local_port: cmp_req.lport,
                  session: pool_out};
     pool_pop = 1'b0;
     pool_in_valid = 1'b0;
-    pool_in = sid_reg;
-    if (state_reg == ST_INIT) begin
+    pool_in = cmp_req.sid;
+    if (!init_done) begin
       wr_row = '{default: BW'(init_reg)};
       wr_entry = '0;
       if (init_reg < (SW+1)'(ROWS)) way_we = '1;
       pool_in_valid = 1'b1;
       pool_in = SW'(init_reg);
-    end else if (state_reg == ST_CMP) begin
-      if (want_new && can_alloc && !(op_reg == OP_OPEN && hit)) begin
+    end else if (cmp_valid) begin
+      wr_row = cmp_row;   // the rows read for this request
+      if (want_new && can_alloc && !(cmp_req.op == OP_OPEN && hit)) begin
         way_we[free_way] = 1'b1;
         pool_pop = 1'b1;
       end
-      if (op_reg == OP_RELEASE && hit && hit_sid == sid_reg) begin
+      if (cmp_req.op == OP_RELEASE && hit && hit_sid == cmp_req.sid) begin
         way_we[hit_way] = 1'b1;
         wr_entry = '0;
         pool_in_valid = 1'b1;
@@ -181,66 +210,60 @@ module toe_tcp_session_table
   always_ff @(posedge clk) begin
     rsp_valid <= 1'b0;
     stat_alloc_fails <= 1'b0;
-    unique case (state_reg)
-      ST_INIT: begin
-        init_reg <= init_reg + 1'b1;
-        if (init_reg == (SW+1)'(INIT_N - 1)) state_reg <= ST_IDLE;
+    if (!init_done) begin
+      init_reg <= init_reg + 1'b1;
+      if (init_reg == (SW+1)'(INIT_N - 1)) init_done <= 1'b1;
+    end
+    rd_valid <= take || open_retry;
+    rd_req <= in_req;
+    if (open_retry) begin
+      rd_req <= cmp_req;
+      rd_req.lport <= eph_next;
+      rd_req.tries <= cmp_req.tries + 1'b1;
+    end
+    cmp_valid <= rd_valid;
+    cmp_req <= rd_req;
+    if (cmp_valid) begin
+      if (cmp_req.op == OP_OPEN) eph_reg <= eph_next;
+      if (cmp_req.op != OP_RELEASE && !open_retry) begin
+        rsp_valid <= 1'b1;
+        rsp_tag <= cmp_req.tag;
+        rsp_new <= want_new && can_alloc;
+        rsp_found <= (cmp_req.op == OP_LOOKUP && hit) || (want_new && can_alloc);
+        rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
+        rsp_local_port <= cmp_req.lport;
+        stat_alloc_fails <= want_new && !can_alloc;
+        rsp_full <= want_new && !can_alloc;
+        rsp_listening <= listening;
       end
-      ST_IDLE: begin
-        if (req_valid && req_ready) begin
-          op_reg <= req_op;
-          rip_reg <= req_remote_ip;
-          rport_reg <= req_remote_port;
-          lport_reg <= req_op == OP_OPEN ? eph_reg : req_local_port;
-          alloc_reg <= req_alloc;
-          sid_reg <= SW'(req_session);
-          tries_reg <= '0;
-          state_reg <= ST_READ;
-        end
-      end
-      ST_READ: state_reg <= ST_CMP;
-      ST_CMP: begin
-        state_reg <= ST_IDLE;
-        if (op_reg == OP_OPEN) eph_reg <= eph_next;
-        if (op_reg == OP_OPEN && hit && tries_reg != 3'd7) begin
-          // tuple taken: try the next ephemeral port
-          lport_reg <= eph_next;
-          tries_reg <= tries_reg + 1'b1;
-          state_reg <= ST_READ;
-        end else if (op_reg != OP_RELEASE) begin
-          rsp_valid <= 1'b1;
-          rsp_new <= want_new && can_alloc;
-          rsp_found <= (op_reg == OP_LOOKUP && hit) || (want_new && can_alloc);
-          rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
-          rsp_local_port <= lport_reg;
-          stat_alloc_fails <= want_new && !can_alloc;
-          rsp_full <= want_new && !can_alloc;
-          rsp_listening <= listening;
-        end
-      end
-      default: state_reg <= ST_IDLE;
-    endcase
+    end
     if (pool_pop && !pool_in_valid) sessions_in_use <= sessions_in_use + 1'b1;
-    if (pool_in_valid && !pool_pop && state_reg != ST_INIT) sessions_in_use <= sessions_in_use - 1'b1;
+    if (pool_in_valid && !pool_pop && init_done) sessions_in_use <= sessions_in_use - 1'b1;
     if (rst) begin
-      state_reg <= ST_INIT;
+      init_done <= 1'b0;
       init_reg <= '0;
       eph_reg <= 16'd49152;
       sessions_in_use <= '0;
       rsp_valid <= 1'b0;
+      rd_valid <= 1'b0;
+      cmp_valid <= 1'b0;
     end
   end
 `ifndef SYNTHESIS
   // a tuple is stored at most once, and an id returns to the pool only when it is out of it
-  always @(posedge clk) if (!rst && state_reg == ST_CMP) begin
+  always @(posedge clk) if (!rst && cmp_valid) begin
     int hits;
     hits = 0;
     for (int w = 0; w < NW; w++)
-      hits += int'(rd_entry[w].valid && rd_entry[w].remote_ip == rip_reg &&
-                   rd_entry[w].remote_port == rport_reg && rd_entry[w].local_port == lport_reg);
+      hits += int'(rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip &&
+                   rd_entry[w].remote_port == cmp_req.rport && rd_entry[w].local_port == cmp_req.lport);
     assert (hits <= 1) else $error("toe_tcp_session_table: a tuple is stored in %0d ways", hits);
   end
   always @(posedge clk) if (!rst && pool_in_valid)
     assert (pool_in_ready) else $error("toe_tcp_session_table: id pool overflow (an id released twice)");
+  // a request that writes is alone in the pipeline (reads never miss a write before them)
+  always @(posedge clk) if (!rst && rd_valid && cmp_valid)
+    assert (!writes_table(rd_req) && !writes_table(cmp_req))
+      else $error("toe_tcp_session_table: a writing request shares the pipeline");
 `endif
 endmodule

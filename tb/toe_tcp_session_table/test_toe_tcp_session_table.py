@@ -49,6 +49,7 @@ class Table:
         await FallingEdge(d.clk)
         d.req_op.value, d.req_remote_ip.value, d.req_remote_port.value = op, rip, rport
         d.req_local_port.value, d.req_alloc.value, d.req_session.value = lport, alloc, session
+        d.req_tag.value = 0
         d.req_valid.value = 1
         await self.wait_high(d.req_ready, 100, "request not taken")
         await FallingEdge(d.clk)
@@ -212,6 +213,78 @@ async def hostile_requests_change_nothing(dut):
     r = await t.syn(*key)
     assert r["found"] and not r["new"] and r["session"] == sid, r
     assert await t.in_use() == 8 and t.alloc_fails == 0
+
+
+async def stream(t, reqs):
+    """Offer `reqs` [(op, rip, rport, alloc, session, tag)] back to back (the next one in the
+    cycle after each acceptance); returns the answers in arrival order and the cycles from
+    the first acceptance to the last answer."""
+    d = t.dut
+    answers, cycles, taken = [], 0, 0
+    await FallingEdge(d.clk)
+    while taken < len(reqs) or len(answers) < sum(r[0] != RELEASE for r in reqs):
+        if taken < len(reqs):
+            op, rip, rport, alloc, session, tag = reqs[taken]
+            d.req_op.value, d.req_remote_ip.value, d.req_remote_port.value = op, rip, rport
+            d.req_local_port.value, d.req_alloc.value = LISTEN_PORT, alloc
+            d.req_session.value, d.req_tag.value, d.req_valid.value = session, tag, 1
+        else:
+            d.req_valid.value = 0
+        await ReadOnly()
+        if taken < len(reqs) and int(d.req_ready.value):
+            taken += 1
+        if int(d.rsp_valid.value):
+            answers.append({"found": int(d.rsp_found.value), "new": int(d.rsp_new.value),
+                            "session": int(d.rsp_session.value), "tag": int(d.rsp_tag.value)})
+        if taken:
+            cycles += 1
+        assert cycles < 20 * len(reqs) + 100, "the table stopped answering"
+        await FallingEdge(d.clk)
+    d.req_valid.value = 0
+    return answers, cycles
+
+
+@cocotb.test()
+async def back_to_back_lookups_one_per_cycle_in_order(dut):
+    """Lookups are taken one per cycle and answered in order with their tags; SYNs and
+    releases mixed into the stream see (and are seen by) every request around them."""
+    t = Table(dut)
+    await t.start()
+    rng = random.Random(5)
+    sessions, _ = await fill(t, [(0xC0000300 + i, 4000 + i) for i in range(t.max_sessions // 2)])
+    keys = sorted(sessions)
+    # 1. read-only lookups of present and absent tuples, back to back
+    n = 200
+    reqs, want = [], []
+    for i in range(n):
+        if rng.random() < 0.7:
+            key = rng.choice(keys)
+            want.append({"found": 1, "new": 0, "session": sessions[key], "tag": i & 1})
+        else:
+            key = (0x0A000000 + i, 9)
+            want.append({"found": 0, "new": 0, "session": None, "tag": i & 1})
+        reqs.append((LOOKUP, *key, 0, 0, i & 1))
+    answers, cycles = await stream(t, reqs)
+    for a, w in zip(answers, want):
+        if w["session"] is None:
+            a["session"] = None
+    assert answers == want
+    dut._log.info("%d lookups back to back: %d cycles from the first taken to the last answer", n, cycles)
+    assert cycles <= n + 4, f"{n} lookups took {cycles} cycles: not one per cycle"
+    # 2. a mixed stream: a release, a lookup of the released tuple right behind it, a SYN
+    # for a new tuple and a lookup of it right behind that, a repeated SYN
+    gone = keys[0]
+    fresh = (0x0B000001, 7)
+    reqs = [(LOOKUP, *gone, 0, 0, 0), (RELEASE, *gone, 0, sessions[gone], 1), (LOOKUP, *gone, 0, 0, 0),
+            (LOOKUP, *fresh, 1, 0, 0), (LOOKUP, *fresh, 0, 0, 1), (LOOKUP, *fresh, 1, 0, 0),
+            (LOOKUP, *keys[1], 0, 0, 1)]
+    answers, _ = await stream(t, reqs)
+    assert [(a["found"], a["new"]) for a in answers] == [(1, 0), (0, 0), (1, 1), (1, 0), (1, 0), (1, 0)], answers
+    assert answers[0]["session"] == sessions[gone]
+    assert answers[2]["session"] == answers[3]["session"] == answers[4]["session"], answers
+    assert answers[5]["session"] == sessions[keys[1]]
+    assert [a["tag"] for a in answers] == [0, 0, 0, 1, 0, 1]
+    assert await t.in_use() == len(sessions), "one released, one made"
 
 
 @pytest.mark.parametrize("max_sessions", [64, 1024])

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_seg_lookup: finds the session of every received segment ahead of the protocol
+// core, so the core's segment event starts with its session id (no table round trip in
+// the core). Segments go out in arrival order, each with the table's answer:
+//   session, found, is_new (a SYN that got a new session), listening (the local port is
+//   listened), capped (a SYN that was not allowed a session: half-open sessions at the cap).
+// One lookup per cycle into the pipelined toe_tcp_session_table; up to DEPTH segments are
+// between the table request and the core (issued or answered and waiting), so the answers
+// always have room.
+// SYN flood cap: a SYN may allocate only while the half-open sessions (the core's gauge,
+// which counts a session from its first event) plus the allocations not yet taken by the
+// core stay below the cap; the count is exact, a burst of SYNs cannot pass it.
+// The answer can be stale by the time the core takes the segment (the core may release
+// or reuse the session in between); the core checks the session's tuple and state.
+module toe_tcp_seg_lookup
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned MAX_SESSIONS = 1024,
+  parameter int unsigned DEPTH        = 8     // segments between table request and core
+) (
+  input  logic           clk,
+  input  logic           rst,
+  input  logic           cfg_drop_synfin,    // a SYN+FIN is not a SYN (no session for it)
+  input  logic [SID_W:0] cfg_half_open_max,  // 0: MAX_SESSIONS/4
+  input  logic [SID_W:0] half_open,          // the core's half-open sessions
+  // segments from the parser
+  input  logic           s_seg_valid,
+  output logic           s_seg_ready,
+  input  tcp_seg_t       s_seg,
+  // session table (LOOKUP requests; answers in order)
+  output logic           tab_req_valid,
+  input  logic           tab_req_ready,
+  output logic           tab_req_alloc,
+  input  logic           tab_rsp_valid,
+  input  logic           tab_rsp_found,
+  input  logic           tab_rsp_new,
+  input  sid_t           tab_rsp_session,
+  input  logic           tab_rsp_listening,
+  // segments with their session, to the core
+  output logic           m_seg_valid,
+  input  logic           m_seg_ready,
+  output tcp_seg_lk_t    m_seg
+);
+  localparam int unsigned CW = $clog2(DEPTH + 1);
+
+  // a SYN that may open a session (not ACK, RST, or a SYN+FIN that is dropped)
+  function automatic logic syn_only(input tcp_seg_t g);
+    return g.flags[F_SYN] && !g.flags[F_ACK] && !g.flags[F_RST] && (!g.flags[F_FIN] || !cfg_drop_synfin);
+  endfunction
+
+  logic [CW-1:0] held_reg;          // segments issued and not yet taken by the core
+  logic [SID_W:0] allocs_reg;       // allocations asked or made, not yet taken by the core
+  wire [SID_W:0] cap = cfg_half_open_max == '0 ? (SID_W+1)'(MAX_SESSIONS / 4) : cfg_half_open_max;
+  wire capped = syn_only(s_seg) && half_open + allocs_reg >= cap;
+
+  assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH);
+  assign tab_req_alloc = syn_only(s_seg) && !capped;
+  assign s_seg_ready = tab_req_valid && tab_req_ready;
+  wire issue = s_seg_valid && s_seg_ready;
+
+  // segments waiting for their answer
+  tcp_seg_t wait_seg;
+  logic wait_capped, wait_alloc, wait_valid;
+  toe_fifo #(.WIDTH(TCP_SEG_W + 2), .DEPTH(DEPTH)) u_wait (
+    .clk, .rst, .s_data({s_seg, capped, tab_req_alloc}), .s_valid(issue), .s_ready(), .commit(1'b0), .rewind(1'b0),
+    .m_data({wait_seg, wait_capped, wait_alloc}), .m_valid(wait_valid), .m_ready(tab_rsp_valid), .uncommitted()
+  );
+  // answered, for the core
+  tcp_seg_lk_t done;
+  assign done = '{seg: wait_seg, session: tab_rsp_session, found: tab_rsp_found, is_new: tab_rsp_new,
+                  listening: tab_rsp_listening, capped: wait_capped};
+  toe_fifo #(.WIDTH($bits(tcp_seg_lk_t)), .DEPTH(DEPTH)) u_done (
+    .clk, .rst, .s_data(done), .s_valid(tab_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
+    .m_data(m_seg), .m_valid(m_seg_valid), .m_ready(m_seg_ready), .uncommitted()
+  );
+
+  wire taken = m_seg_valid && m_seg_ready;
+  always_ff @(posedge clk) begin
+    held_reg <= held_reg + CW'(issue) - CW'(taken);
+    allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
+                             - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp_new)
+                             - (SID_W+1)'(taken && m_seg.is_new);
+    if (rst) begin
+      held_reg <= '0;
+      allocs_reg <= '0;
+    end
+  end
+`ifndef SYNTHESIS
+  always @(posedge clk) if (!rst && tab_rsp_valid)
+    assert (wait_valid) else $error("toe_tcp_seg_lookup: a table answer without a segment waiting for it");
+`endif
+endmodule
