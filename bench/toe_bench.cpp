@@ -10,6 +10,8 @@
 // byte of its reply. Prints a table and writes one JSON object per line to stdout's
 // companion file given as argv[1].
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <cstdio>
@@ -745,6 +747,9 @@ void two_engine_bench(FILE* json, double wire_bytes_per_cycle) {
 int main(int argc, char** argv) {
     Verilated::commandArgs(argc, argv);
     FILE* json = argc > 1 ? std::fopen(argv[1], "w") : nullptr;
+    // BENCH_ONLY=seg_rate,tcp (any of echo, seg_rate, tcp, two_engines): only those parts
+    const char* only = std::getenv("BENCH_ONLY");
+    auto wanted = [only](const char* part) { return !only || std::strstr(only, part) != nullptr; };
     Sim sim;
     using namespace toe_csr;
     sim.csr_write(REG_MAC_LO, 0x00000002);
@@ -760,6 +765,7 @@ int main(int argc, char** argv) {
     std::printf("%-5s %5s %6s %6s %8s %10s %9s\n", "proto", "frame", "in", "out", "cycles",
                 "line-rate", "latency");
     for (bool udp : {false, true}) {
+        if (!wanted("echo")) break;
         for (size_t wire_len : {64, 512, 1518}) {
             size_t len = wire_len - 4;
             const size_t n = wire_len < 1000 ? 400 : 100;
@@ -787,9 +793,9 @@ int main(int argc, char** argv) {
         }
     }
     while (!sim->tcp_listening) p.step();
-    seg_rate_bench(p, json);    // first, while every session id is free
-    tcp_bench(p, json);
-    two_engine_bench(json, wire_bytes_per_cycle);
+    if (wanted("seg_rate")) seg_rate_bench(p, json);    // first, while every session id is free
+    if (wanted("tcp")) tcp_bench(p, json);
+    if (wanted("two_engines")) two_engine_bench(json, wire_bytes_per_cycle);
     if (json) std::fclose(json);
     return 0;
 }
