@@ -14,7 +14,7 @@ are accepted and ignored; the sysctls the engine has a register for are mapped o
 
 Matching: flags, sequence and acknowledgment numbers and payload length exactly; the
 time within the script's tolerance; window and options loosely (differences are reported
-as notes) unless strict. The engine plays the local host 192.0.2.2 (port 8080 for bind);
+as notes) unless strict (--strict, or a `--strict=1` header in the script). The engine plays the local host 192.0.2.2 (port 8080 for bind);
 the script's remote end is 192.0.2.1, port 40000 for connections it opens, with initial
 sequence number REMOTE_ISN. Payload bytes of inbound segments are zeros.
 """
@@ -224,7 +224,9 @@ class Result:
 class Runner:
     def __init__(self, engine, headers, strict=False):
         self.e = engine
-        self.strict = strict
+        # a script may ask for exact windows and options itself (--strict=1): the project's
+        # own scripts that specify a window
+        self.strict = strict or headers.get("strict", "0") == "1"
         self.tol_ns = int(headers.get("tolerance_usecs", "4000")) * 1000
         self.t0 = engine.now_ns
         self.local_isn = None

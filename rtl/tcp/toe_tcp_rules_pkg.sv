@@ -116,14 +116,18 @@ package toe_tcp_rules_pkg;
   // past RCV.NXT (the 16-bit window field, no scaling). RFC 1122 4.2.3.3: the edge moves
   // right only in steps of at least min(ring/2, MSS), so a window that opens by a few bytes
   // is not offered; it never moves left (RFC 9293 3.8.6.2.2: do not shrink the window).
+  // `dup`: the ACK repeats RCV.NXT while bytes past a hole are held (a duplicate ACK). It
+  // carries the window the previous one did: RFC 5681 2 counts an ACK as a duplicate only
+  // if its window is unchanged, and a sender that does not count it waits for its RTO
+  // instead of retransmitting fast (the edge would otherwise move as the app reads).
   function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
-                                           input logic [15:0] mss,
+                                           input logic [15:0] mss, input logic dup,
                                            input logic [31:0] ring_bytes, max_win);
     logic [31:0] edge_max, step;
     edge_max = rx_read + ring_bytes;
     if (seq_lt(rcv_nxt + max_win, edge_max)) edge_max = rcv_nxt + max_win;
     step = umin(ring_bytes >> 1, 32'(mss));
-    if (seq_lt(rcv_adv, edge_max) && edge_max - rcv_adv >= step) return edge_max;
+    if (!dup && seq_lt(rcv_adv, edge_max) && edge_max - rcv_adv >= step) return edge_max;
     return rcv_adv;
   endfunction
 

@@ -218,10 +218,15 @@ async def send_decision_is_rfc1122_with_nagle(dut):
 
 
 # ---- RFC 1122 4.2.3.3 (receiver SWS avoidance); RFC 9293: never shrink the window ----
-def adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win):
+def adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win, dup):
     """The edge the buffer allows (every unread byte and the window within the ring, at
     most max_win past RCV.NXT) is offered only when it moves the advertised edge right
-    by at least min(Fr * RCV.BUFF, MSS), Fr = 1/2; otherwise the edge stays."""
+    by at least min(Fr * RCV.BUFF, MSS), Fr = 1/2; otherwise the edge stays. A duplicate
+    ACK (RCV.NXT repeated while data past a hole is held) repeats the last window: RFC 5681
+    section 2, a duplicate ACK's "advertised window ... equals the advertised window in
+    the last incoming acknowledgment"."""
+    if dup:
+        return rcv_adv
     allowed = wrap(rx_read + ring)
     if lt(wrap(rcv_nxt + max_win), allowed):
         allowed = wrap(rcv_nxt + max_win)
@@ -233,8 +238,9 @@ def adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win):
 @cocotb.test()
 async def window_advertisement_avoids_silly_windows(dut):
     rng = random.Random(5)
-    moved = 0
+    moved = held = 0
     for _ in range(N_RANDOM):
+        dup = int(rng.random() < 0.25)
         ring = rng.choice([4096, 16384, 65536, 1 << 20])
         max_win = min(ring, 65535)
         rx_read = rand_seq(rng)
@@ -244,15 +250,17 @@ async def window_advertisement_avoids_silly_windows(dut):
             rcv_adv = wrap(rx_read + ring)
         mss = rng.choice([536, 1460, rng.randrange(64, 9000)])
         for name, v in (("rcv_adv", rcv_adv), ("rcv_nxt", rcv_nxt), ("rx_read", rx_read), ("ring", ring),
-                        ("max_win", max_win), ("mss", mss)):
+                        ("max_win", max_win), ("mss", mss), ("dup", dup)):
             getattr(dut, "adv_" + name).value = v
         await settle()
-        want = adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win)
+        want = adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win, dup)
         got = int(dut.adv_edge_o.value)
         assert got == want, (rcv_adv, rcv_nxt, rx_read, mss, ring, got, want)
         assert le(rcv_adv, got), "the advertised edge moved left"
         moved += got != rcv_adv
+        held += dup and adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win, 0) != rcv_adv
     assert N_RANDOM // 10 < moved < N_RANDOM * 9 // 10, moved
+    assert held > N_RANDOM // 50, "duplicate ACKs that would otherwise have moved the edge were tried"
 
 
 # ---- RFC 9293 3.7.1: the send MSS ----

@@ -20,6 +20,7 @@ module toe_tcp_rules_tb
   output logic        snd_held,
   input  logic [31:0] adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_ring, adv_max_win,
   input  logic [15:0] adv_mss,
+  input  logic        adv_dup,
   output logic [31:0] adv_edge_o,
   input  logic [15:0] mss_opt, mss_our, mss_floor,
   output logic [15:0] mss_o,
@@ -43,7 +44,7 @@ module toe_tcp_rules_tb
   assign snd = send_size(snd_una, snd_nxt, snd_max, snd_queued_end, snd_wnd, snd_max_wnd, snd_mss,
                          snd_nagle, snd_force);
   assign {snd_len, snd_held} = {snd.len, snd.held};
-  assign adv_edge_o = adv_edge(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_ring, adv_max_win);
+  assign adv_edge_o = adv_edge(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_dup, adv_ring, adv_max_win);
   assign mss = peer_mss(mss_opt, mss_our, mss_floor);
   assign {mss_o, mss_clamped} = {mss.mss, mss.clamped};
   reasm_t ra;
