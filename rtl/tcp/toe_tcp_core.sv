@@ -376,7 +376,7 @@ module toe_tcp_core
   // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
   // first event on, so the cap is exact
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
-  assign half_open = half_open_reg + (SID_W+1)'((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT || exec) &&
+  assign half_open = half_open_reg + (SID_W+1)'((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT || state_reg == ST_EXEC) &&
                                                  ev_reg == EV_SEG && new_reg);
 
   // ---------------- the event step ----------------
@@ -1147,8 +1147,6 @@ module toe_tcp_core
     wr_sess = ns;
     if (state_reg == ST_INIT) wr_sess = '0;
   end
-  // the record is read in the cycle an event starts (or, for an open, when the table answers)
-  assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_WAIT ? SW'(tab_rsp_session) : sid_reg;
   wire [SW-1:0] pick_sid =
     ev_pick == EV_SEG      ? SW'(s_seg.session) :
     ev_pick == EV_RXW_DONE ? SW'(s_rxw_done.session) :
@@ -1160,6 +1158,8 @@ module toe_tcp_core
     ev_pick == EV_SENDQ    ? sq_sid :
     ev_pick == EV_DBG      ? SW'(dbg_req) :
     ev_pick == EV_TOLD     ? SW'(told_session) : fire_sid;
+  // the record is read in the cycle an event starts (or, for an open, when the table answers)
+  assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_WAIT ? SW'(tab_rsp_session) : sid_reg;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
