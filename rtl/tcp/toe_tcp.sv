@@ -216,7 +216,7 @@ module toe_tcp
   always_comb begin
     tab_req_tag = core_tab_req_valid ? TAG_CORE : TAG_LOOKUP;
     tab_req_valid = core_tab_req_valid || lk_tab_req_valid;
-    tab_req_op = core_tab_req_valid ? core_tab_req_op : 2'd0;   // LOOKUP
+    tab_req_op = core_tab_req_valid ? core_tab_req_op : TAB_LOOKUP;
     tab_req_remote_ip = core_tab_req_valid ? core_tab_req_remote_ip : seg.remote_ip;
     tab_req_remote_port = core_tab_req_valid ? core_tab_req_remote_port : seg.remote_port;
     tab_req_local_port = core_tab_req_valid ? core_tab_req_local_port : seg.local_port;

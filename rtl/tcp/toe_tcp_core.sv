@@ -152,7 +152,6 @@ module toe_tcp_core
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam logic [31:0] RING = 32'(RING_BYTES);
   localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
-  localparam logic [1:0] OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
   localparam logic [2:0] TAG_NONE = 3'd7;   // marker that notifies nobody
 
   typedef struct packed {
@@ -289,10 +288,12 @@ module toe_tcp_core
   // fit, and it needs room only in queues whose consumers never wait on the core's other
   // outputs: a read completion must get through while the app waits for notifications.
   wire rxw_room = rxw_count_reg <= 5'd13;
-  // A session from the send queue is taken only while the TX engine has little queued: the
-  // queue drains at the wire's pace, and a send queue that filled it would shut out the
+  // Data is sent only while the segment command queue is short (fewer than four): the
+  // queue drains at the wire's pace, and data commands that filled it would shut out the
   // received segments (the peer's ACKs) that need one command each, until the input FIFO
-  // overflowed (64 sessions sending at 10G dropped a third of the peer's ACKs).
+  // overflowed (64 sessions sending at 10G: a third of the peer's ACKs dropped). An event
+  // that has data to send while it is long puts the session in the send queue, which is
+  // served only while it is short.
   wire sendq_room = cmd_count_reg < 5'd4;
 
   // ---------------- event selection ----------------
@@ -301,7 +302,7 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 12;
-  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_LOOKUP, ST_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
@@ -362,10 +363,10 @@ module toe_tcp_core
   assign dbg_req_ready    = start && ev_pick == EV_DBG;
   assign told_ready       = start && ev_pick == EV_TOLD;
 
-  // session table requests: opens from ST_LOOKUP, releases from ST_RELEASE (segments come
+  // session table requests: opens from ST_OPEN_REQ, releases from ST_RELEASE (segments come
   // looked up)
-  assign tab_req_valid = state_reg == ST_LOOKUP || state_reg == ST_RELEASE;
-  assign tab_req_op = state_reg == ST_RELEASE ? OP_RELEASE : OP_OPEN;
+  assign tab_req_valid = state_reg == ST_OPEN_REQ || state_reg == ST_RELEASE;
+  assign tab_req_op = state_reg == ST_RELEASE ? TAB_RELEASE : TAB_OPEN;
   // the peer of the event: the app's open, or the segment
   wire [31:0] ev_remote_ip = ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip;
   wire [15:0] ev_remote_port = ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port;
@@ -1002,12 +1003,8 @@ module toe_tcp_core
           ns.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
           ns.tmr_at = now_us + ns.rto;
         end
-      end else if (n != '0 && ev_reg != EV_SENDQ && !sendq_room) begin
-        // The command queue is long (it drains at the wire's pace): the session waits in
-        // the send queue and its data goes when the queue is short. A received segment
-        // then never finds the queue full of data commands, which shut out the peer's ACKs
-        // until the input FIFO overflowed (64 sessions sending at 10G after the core got
-        // faster: 65 ACKs dropped, goodput 0.53 -> 0.32)
+      end else if (n != '0 && !sendq_room) begin
+        // the command queue is long (sendq_room): the session waits in the send queue
         if (!ns.in_sendq) begin
           ns.in_sendq = 1'b1;
           do_sendq = 1'b1;
@@ -1159,7 +1156,7 @@ module toe_tcp_core
     ev_pick == EV_DBG      ? SW'(dbg_req) :
     ev_pick == EV_TOLD     ? SW'(told_session) : fire_sid;
   // the record is read in the cycle an event starts (or, for an open, when the table answers)
-  assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_WAIT ? SW'(tab_rsp_session) : sid_reg;
+  assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
@@ -1189,10 +1186,10 @@ module toe_tcp_core
           EV_RD_DONE:  done_reg <= s_rd_done;
           default:     done_reg <= s_txw_done;
         endcase
-        state_reg <= ev_pick == EV_OPEN ? ST_LOOKUP : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
+        state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
       end
-      ST_LOOKUP: if (tab_req_ready) state_reg <= ST_WAIT;
-      ST_WAIT: if (tab_rsp_valid) begin
+      ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
+      ST_OPEN_WAIT: if (tab_rsp_valid) begin
         sid_reg <= SW'(tab_rsp_session);
         found_reg <= tab_rsp_found;
         new_reg <= tab_rsp_new;

@@ -48,6 +48,8 @@ package toe_tcp_pkg;
     logic [15:0] length;     // payload bytes
   } tcp_seg_t;
   localparam int unsigned TCP_SEG_W = $bits(tcp_seg_t);
+  // Session table operations (toe_tcp_session_table req_op)
+  localparam logic [1:0] TAB_LOOKUP = 2'd0, TAB_OPEN = 2'd1, TAB_RELEASE = 2'd2;
   // A received segment with the session table's answer (toe_tcp_seg_lookup -> core).
   typedef struct packed {
     tcp_seg_t    seg;

@@ -63,7 +63,6 @@ module toe_tcp_session_table
   localparam int unsigned BW = $clog2(ROWS);
   localparam int unsigned HALVES = 2;
   localparam int unsigned INIT_N = MAX_SESSIONS;   // cycles to fill the id pool (clears the rows too)
-  localparam logic [1:0] OP_LOOKUP = 2'd0, OP_OPEN = 2'd1, OP_RELEASE = 2'd2;
   initial if (MAX_SESSIONS != (1 << SW) || MAX_SESSIONS < 4 || MAX_SESSIONS > (1 << SID_W))
     $fatal(0, "toe_tcp_session_table: MAX_SESSIONS must be a power of two in 4..2^20 (instance %m)");
 
@@ -86,7 +85,7 @@ module toe_tcp_session_table
     logic        tag;
   } preq_t;
   function automatic logic writes_table(input preq_t r);
-    return r.op != OP_LOOKUP || r.alloc;
+    return r.op != TAB_LOOKUP || r.alloc;
   endfunction
 
   logic init_done;
@@ -96,7 +95,7 @@ module toe_tcp_session_table
   preq_t rd_req, cmp_req;
   preq_t in_req;
   assign in_req = '{op: req_op, rip: req_remote_ip, rport: req_remote_port,
-                    lport: req_op == OP_OPEN ? eph_reg : req_local_port, alloc: req_alloc,
+                    lport: req_op == TAB_OPEN ? eph_reg : req_local_port, alloc: req_alloc,
                     sid: SW'(req_session), tries: '0, tag: req_tag};
 
   // one hash per half, both from the tuple (neither from the other, so two tuples that
@@ -169,10 +168,10 @@ module toe_tcp_session_table
     free_way = (free_in[1] >= 0 && (free_in[0] < 0 || used[1] < used[0])) ? free_in[1] : free_in[0];
   end
   wire can_alloc = free_way >= 0 && pool_out_valid;
-  wire want_new = cmp_req.op == OP_OPEN ? !hit :
-                  (cmp_req.op == OP_LOOKUP && !hit && cmp_req.alloc && listening);
+  wire want_new = cmp_req.op == TAB_OPEN ? !hit :
+                  (cmp_req.op == TAB_LOOKUP && !hit && cmp_req.alloc && listening);
   // an OPEN whose tuple is taken tries the next ephemeral port: back to READ
-  wire open_retry = cmp_valid && cmp_req.op == OP_OPEN && hit && cmp_req.tries != 3'd7;
+  wire open_retry = cmp_valid && cmp_req.op == TAB_OPEN && hit && cmp_req.tries != 3'd7;
 
   assign req_ready = init_done && !(rd_valid && writes_table(rd_req)) && !(cmp_valid && writes_table(cmp_req)) &&
                      (!writes_table(in_req) || (!rd_valid && !cmp_valid));
@@ -195,11 +194,11 @@ module toe_tcp_session_table
       pool_in = SW'(init_reg);
     end else if (cmp_valid) begin
       wr_row = cmp_row;   // the rows read for this request
-      if (want_new && can_alloc && !(cmp_req.op == OP_OPEN && hit)) begin
+      if (want_new && can_alloc && !(cmp_req.op == TAB_OPEN && hit)) begin
         way_we[free_way] = 1'b1;
         pool_pop = 1'b1;
       end
-      if (cmp_req.op == OP_RELEASE && hit && hit_sid == cmp_req.sid) begin
+      if (cmp_req.op == TAB_RELEASE && hit && hit_sid == cmp_req.sid) begin
         way_we[hit_way] = 1'b1;
         wr_entry = '0;
         pool_in_valid = 1'b1;
@@ -224,12 +223,12 @@ module toe_tcp_session_table
     cmp_valid <= rd_valid;
     cmp_req <= rd_req;
     if (cmp_valid) begin
-      if (cmp_req.op == OP_OPEN) eph_reg <= eph_next;
-      if (cmp_req.op != OP_RELEASE && !open_retry) begin
+      if (cmp_req.op == TAB_OPEN) eph_reg <= eph_next;
+      if (cmp_req.op != TAB_RELEASE && !open_retry) begin
         rsp_valid <= 1'b1;
         rsp_tag <= cmp_req.tag;
         rsp_new <= want_new && can_alloc;
-        rsp_found <= (cmp_req.op == OP_LOOKUP && hit) || (want_new && can_alloc);
+        rsp_found <= (cmp_req.op == TAB_LOOKUP && hit) || (want_new && can_alloc);
         rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
         rsp_local_port <= cmp_req.lport;
         stat_alloc_fails <= want_new && !can_alloc;
