@@ -14,9 +14,10 @@ are accepted and ignored; the sysctls the engine has a register for are mapped o
 
 Matching: flags, sequence and acknowledgment numbers and payload length exactly; the
 time within the script's tolerance; window and options loosely (differences are reported
-as notes) unless strict (--strict, or a `--strict=1` header in the script). The engine plays the local host 192.0.2.2 (port 8080 for bind);
-the script's remote end is 192.0.2.1, port 40000 for connections it opens, with initial
-sequence number REMOTE_ISN. Payload bytes of inbound segments are zeros.
+as notes) unless strict (--strict, or a `--strict=1` header in the script). The engine
+plays the local host 192.0.2.2 (port 8080 for bind); the script's remote end is
+192.0.2.1, port 40000 for connections it opens, with initial sequence number REMOTE_ISN.
+Payload bytes of inbound segments are zeros.
 """
 import argparse
 import json

@@ -438,8 +438,10 @@ module toe_tcp_core
     {y.srtt8, y.rttvar4, y.rto} = {e.srtt8, e.rttvar4, e.rto};
     return y;
   endfunction
-  // the edge to advertise after the step `x` of record `was` (a duplicate ACK: RCV.NXT did
-  // not move and bytes past it are held)
+  // the edge to advertise after the step `x` of record `was`; `dup` while RCV.NXT did not
+  // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
+  // a data segment or FIN we send then keeps the edge too, which only delays its opening
+  // until the hole fills (one rule for every segment, as the window is one field)
   function automatic logic [31:0] adv_edge_of(input sess_t x, input sess_t was);
     return adv_edge(x.rcv_adv, x.rcv_nxt, x.rx_read, x.mss, x.ooo[0].on && x.rcv_nxt == was.rcv_nxt, RING, MAX_WIN);
   endfunction
@@ -1009,7 +1011,7 @@ module toe_tcp_core
           ns.in_sendq = 1'b1;
           do_sendq = 1'b1;
         end
-      end else if (n != '0) begin
+      end else if (n != '0) begin   // the queue is short: send now
         send = SEND_DATA;
         send_seq = ns.snd_nxt;
         send_len = 16'(n);
