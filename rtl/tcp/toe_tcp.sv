@@ -245,12 +245,24 @@ module toe_tcp
   tcp_ring_job_t rxw_job, rxw_done, rd_job, rd_done, txw_job, txw_done;
   logic cmd_valid, cmd_ready;
   tcp_tx_cmd_t cmd;
-  // Notifications: coalesced per session, so a slow application never stops the core.
-  logic core_notif_valid, core_notif_ready, told_valid, told_ready;
-  tcp_notif_t core_notif;
+  // Notifications: the core's and RX delivery's (toe_tcp_rx_deliver, which takes the RX
+  // writer's completions), coalesced per session, so a slow application never stops the core.
+  logic core_notif_valid, core_notif_ready, rx_notif_valid, rx_notif_ready, told_valid, told_ready;
+  tcp_notif_t core_notif, rx_notif;
   sid_t told_session;
+  logic rxd_init_valid, rxd_drop_valid, rxd_drop_value;
+  sid_t rxd_init_session, rxd_rd_session, rxd_drop_session;
+  logic [31:0] rxd_init_rx_done, rxd_rd_rx_done;
+  toe_tcp_rx_deliver #(.MAX_SESSIONS(MAX_SESSIONS)) u_rx_deliver (
+    .clk, .rst, .s_done_valid(rxw_done_valid), .s_done_ready(rxw_done_ready), .s_done(rxw_done),
+    .s_core_notif_valid(core_notif_valid), .s_core_notif_ready(core_notif_ready), .s_core_notif(core_notif),
+    .m_notif_valid(rx_notif_valid), .m_notif_ready(rx_notif_ready), .m_notif(rx_notif),
+    .init_valid(rxd_init_valid), .init_session(rxd_init_session), .init_rx_done(rxd_init_rx_done),
+    .rd_session(rxd_rd_session), .rd_rx_done(rxd_rd_rx_done),
+    .drop_wr_valid(rxd_drop_valid), .drop_wr_session(rxd_drop_session), .drop_wr_value(rxd_drop_value)
+  );
   toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
-    .clk, .rst, .s_valid(core_notif_valid), .s_ready(core_notif_ready), .s_notif(core_notif),
+    .clk, .rst, .s_valid(rx_notif_valid), .s_ready(rx_notif_ready), .s_notif(rx_notif),
     .m_valid(notif_valid), .m_ready(notif_ready), .m_notif(notif),
     .m_told_valid(told_valid), .m_told_ready(told_ready), .m_told_session(told_session)
   );
@@ -275,7 +287,8 @@ module toe_tcp
     .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
     .told_valid, .told_ready, .told_session,
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
-    .s_rxw_done_valid(rxw_done_valid), .s_rxw_done_ready(rxw_done_ready), .s_rxw_done(rxw_done),
+    .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_session, .rxd_rd_rx_done,
+    .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
     .m_rd_job_valid(rd_job_valid), .m_rd_job_ready(rd_job_ready), .m_rd_job(rd_job),
     .s_rd_done_valid(rd_done_valid), .s_rd_done_ready(rd_done_ready), .s_rd_done(rd_done),
     .m_txw_job_valid(txw_job_valid), .m_txw_job_ready(txw_job_ready), .m_txw_job(txw_job),

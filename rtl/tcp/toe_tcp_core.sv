@@ -5,7 +5,7 @@
 //   received segment (looked up ahead by toe_tcp_seg_lookup: it comes with its session,
 //   which the core trusts only if the record holds the segment's tuple), app
 //   open/close/read/send requests,
-//   completions of ring writes (RX payload, app TX data) and ring reads (app reads),
+//   completions of app TX data ring writes and of ring reads (app reads),
 //   a session from the send queue (more data to send), and a session whose earliest
 //   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
 //   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a
@@ -17,11 +17,13 @@
 // SipHash ISN of a new session).
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
-// Notifications that must follow delivered data (peer FIN, closed, reset) travel as
-// 0-length marker jobs through the RX writer and are given when the marker completes; a
-// session returns to the free pool when it has ended, the app has taken the final
-// notification, no ring job of it is in flight and, after an orderly end, the app has read
-// every byte it was notified of.
+// RX writer completions are not events here: toe_tcp_rx_deliver takes them, owns RX_DONE
+// (read with the record) and gives the DATA notifications. Notifications that must follow
+// delivered data (peer FIN, closed, reset) travel as 0-length marker jobs through the RX
+// writer and are given by it when the marker completes; the end of a connection that was
+// never established (no data) is told at once. A session returns to the free pool when it
+// has ended, the app has taken the final notification, no ring job of it is in flight and,
+// after an orderly end, the app has read every byte it was notified of.
 // A segment ahead of RCV.NXT is stored in place in the ring, up to OOO_INTERVALS intervals
 // per session (toe_tcp_rules_pkg::reasm_place), with a duplicate ACK; one that straddles
 // RCV.NXT or the window's right edge is trimmed to its new, in-window part.
@@ -106,9 +108,15 @@ module toe_tcp_core
   output logic          m_rxw_job_valid,
   input  logic          m_rxw_job_ready,
   output tcp_ring_job_t m_rxw_job,
-  input  logic          s_rxw_done_valid,
-  output logic          s_rxw_done_ready,
-  input  tcp_ring_job_t s_rxw_done,
+  // RX delivery (toe_tcp_rx_deliver): takes the RX writer's completions and owns RX_DONE
+  output logic          rxd_init_valid,    // a new connection's RX_DONE
+  output sid_t          rxd_init_session,
+  output logic [31:0]   rxd_init_rx_done,
+  output sid_t          rxd_rd_session,    // RX_DONE of the session read with its record
+  input  logic [31:0]   rxd_rd_rx_done,
+  output logic          rxd_drop_valid,    // every record written: its drop bit (aborted)
+  output sid_t          rxd_drop_session,
+  output logic          rxd_drop_value,
   output logic          m_rd_job_valid,
   input  logic          m_rd_job_ready,
   output tcp_ring_job_t m_rd_job,
@@ -152,7 +160,6 @@ module toe_tcp_core
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam logic [31:0] RING = 32'(RING_BYTES);
   localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
-  localparam logic [2:0] TAG_NONE = 3'd7;   // marker that notifies nobody
 
   typedef struct packed {
     tcp_state_e  state;
@@ -165,7 +172,6 @@ module toe_tcp_core
     logic [31:0] tx_app;     // end of TX ring bytes the app has been granted
     logic [31:0] tx_done;    // end of TX ring bytes written to memory
     logic [31:0] rcv_nxt;
-    logic [31:0] rx_done;    // end of RX ring bytes written to memory (and notified)
     logic [31:0] rx_req;     // end of RX ring bytes the app asked for
     logic [31:0] rx_read;    // end of RX ring bytes the app has read (frees the window)
     logic [31:0] rcv_adv;    // right edge of the window we advertised
@@ -192,7 +198,7 @@ module toe_tcp_core
   // The end of a connection that never got established: the app that opened it is told
   // FAILED (also after a simultaneous open, via SYN-RCVD); a passive one was never announced.
   function automatic logic [2:0] open_fail_tag(input sess_t x);
-    return x.active ? 3'(NOTIF_FAILED) : TAG_NONE;
+    return x.active ? 3'(NOTIF_FAILED) : RING_TAG_NONE;
   endfunction
   // app data in the TX ring not sent yet (SND.NXT is past TX_DONE only by our FIN)
   function automatic logic data_waiting(input sess_t x); return seq_lt(x.snd_nxt, x.tx_done); endfunction
@@ -298,10 +304,10 @@ module toe_tcp_core
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
-    EV_RXW_DONE, EV_RD_DONE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
+    EV_RD_DONE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
-  localparam int unsigned N_EV = 12;
+  localparam int unsigned N_EV = 11;
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
@@ -323,16 +329,15 @@ module toe_tcp_core
   logic [N_EV-1:0] ev_valid;
   assign ev_valid = {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
-                     fire_valid && q_cmd_ready && rxw_room,                         // timer
+                     fire_valid && q_cmd_ready && q_notif_ready && rxw_room,        // timer
                      sq_valid && q_cmd_ready && sendq_room,                         // send queue
                      s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
                      tx_req_valid && q_txrsp_ready && q_txw_ready,
                      rd_req_valid && q_rd_ready,
-                     close_req_valid && q_cmd_ready && rxw_room,
+                     close_req_valid && q_cmd_ready && q_notif_ready && rxw_room,
                      open_req_valid && q_openrsp_ready && q_cmd_ready,
                      s_txw_done_valid && q_cmd_ready,
-                     s_rd_done_valid && q_cmd_ready,
-                     s_rxw_done_valid && q_notif_ready};
+                     s_rd_done_valid && q_cmd_ready};
   logic ev_any;
   event_e ev_pick;
   always_comb begin
@@ -350,7 +355,6 @@ module toe_tcp_core
   // every event may change a deadline: it starts only when the wheel's queue has room
   wire start = state_reg == ST_IDLE && ev_any && arm_q_ready;
 
-  assign s_rxw_done_ready = start && ev_pick == EV_RXW_DONE;
   assign s_rd_done_ready  = start && ev_pick == EV_RD_DONE;
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
   assign open_req_ready   = start && ev_pick == EV_OPEN;
@@ -388,6 +392,9 @@ module toe_tcp_core
   logic release_now;
   logic end_marker;        // the connection ends in this step: queue the final marker
   logic [2:0] end_tag;     // the notification the marker gives
+  logic rx_init;           // the step makes a new connection's RX_DONE (its first sequence number)
+  // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
+  wire [31:0] rx_done = rxd_rd_rx_done;
   wire exec = state_reg == ST_EXEC;
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
@@ -450,7 +457,7 @@ module toe_tcp_core
     logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end;
     reasm_t reasm;
     logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
-          sws_override;
+          sws_override, end_direct;
     ack_kind_e ack_kind;
     send_t sz;
     ns = s;
@@ -493,7 +500,8 @@ module toe_tcp_core
     ack_now = 1'b0;
     try_send = 1'b0;
     end_marker = 1'b0;
-    end_tag = TAG_NONE;
+    end_tag = RING_TAG_NONE;
+    rx_init = 1'b0;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
     avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
@@ -524,7 +532,7 @@ module toe_tcp_core
           ns.snd_wl1 = g.seq;
           ns.snd_wl2 = isn;
           ns.rcv_nxt = g.seq + 1;
-          ns.rx_done = g.seq + 1;
+          rx_init = 1'b1;
           ns.rx_req = g.seq + 1;
           ns.rx_read = g.seq + 1;
           ns.rcv_adv = g.seq + 1 + MAX_WIN;
@@ -572,7 +580,7 @@ module toe_tcp_core
             end
           end else if (g.flags[F_SYN]) begin
             ns.rcv_nxt = g.seq + 1;
-            ns.rx_done = g.seq + 1;
+            rx_init = 1'b1;
             ns.rx_req = g.seq + 1;
             ns.rx_read = g.seq + 1;
             ns.rcv_adv = g.seq + 1 + MAX_WIN;
@@ -754,7 +762,7 @@ module toe_tcp_core
                   if (!g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < wnd && reasm.store) begin
                     steer_accept = 1'b1;
                     do_rxw = 1'b1;
-                    rxw.tag = TAG_NONE;     // not in the stream yet: its completion tells nobody
+                    rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
                     ns.ooo = reasm.set;
                     c_ooo = 1'b1;
                   end else c_wdrop = 1'b1;
@@ -844,7 +852,7 @@ module toe_tcp_core
       EV_RD_REQ: begin
         do_rd = 1'b1;
         if (s.state != FREE && (!s.end_told || s.orderly) && rdq_reg.length != '0 &&
-            32'(rdq_reg.length) <= s.rx_done - s.rx_req) begin
+            32'(rdq_reg.length) <= rx_done - s.rx_req) begin
           ns.rx_req = s.rx_req + 32'(rdq_reg.length);
         end else begin
           rdj.length = '0;           // refused: rx_meta with length 0, no data
@@ -873,28 +881,6 @@ module toe_tcp_core
       end
 
       // ---- completions ----
-      EV_RXW_DONE: begin
-        if (done_reg.length != '0) begin
-          // bytes stored out of order (TAG_NONE) join the stream with a later job that
-          // carries them as `reassembled`
-          if (done_reg.tag != TAG_NONE) begin
-            ns.rx_done = s.rx_done + 32'(done_reg.length) + 32'(done_reg.reassembled);
-            // data ahead of an orderly end (e.g. with the FIN in FIN-WAIT) is still told
-            if (!s.ended || s.orderly) begin
-              do_notif = 1'b1;
-              nt.length = 16'(32'(done_reg.length) + 32'(done_reg.reassembled));
-            end
-          end
-        end else begin
-          if (done_reg.tag != TAG_NONE) begin
-            do_notif = 1'b1;
-            nt.kind = tcp_notif_kind_e'(done_reg.tag);
-          end
-          // a final notification is told when the app has taken it (EV_TOLD); a marker
-          // that notifies nobody ends the session now
-          if (done_reg.tag == TAG_NONE) ns.end_told = 1'b1;
-        end
-      end
       EV_TOLD: ns.end_told = 1'b1;
       EV_RD_DONE: begin
         ns.rx_read = s.rx_read + 32'(done_reg.length);
@@ -1069,19 +1055,30 @@ module toe_tcp_core
     end
 
     // ---- end of the connection: the marker carries the notification ----
+    // A connection that ends without having been established never had RX data: its end
+    // is told at once (a passive one's to nobody). An established one's end follows its
+    // data through the RX writer as a marker, and toe_tcp_rx_deliver tells it.
+    end_direct = end_marker && ns.state == CLOSED &&
+                 (new_reg || ev_reg == EV_OPEN || s.state == SYN_SENT || s.state == SYN_RCVD);
     if (end_marker) begin
       if (end_tag != 3'(NOTIF_PEER_FIN)) begin   // a peer FIN ends only the receive side
         ns.ended = 1'b1;
         ns.orderly = end_tag == 3'(NOTIF_CLOSED);
       end
-      if (do_rxw) do_rxw2 = 1'b1;
+      if (end_direct) begin
+        if (end_tag == RING_TAG_NONE) ns.end_told = 1'b1;
+        else begin
+          do_notif = 1'b1;
+          nt.kind = tcp_notif_kind_e'(end_tag);
+        end
+      end else if (do_rxw) do_rxw2 = 1'b1;
       else do_rxw = 1'b1;
     end
     // ---- release when ended, told, and no ring job in flight ----
     rx_quiet = ns.rx_read == ns.rx_req;
     quiet = rx_quiet && ns.tx_done == ns.tx_app;
     if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
-        (!ns.orderly || ns.rx_read == ns.rx_done)) begin
+        (!ns.orderly || ns.rx_read == rx_done)) begin
       release_now = 1'b1;
       ns.state = FREE;
     end
@@ -1116,7 +1113,7 @@ module toe_tcp_core
       default: ;
     endcase
     do_cmd = send != SEND_NONE;
-    if (end_marker && !do_rxw2) begin
+    if (end_marker && !end_direct && !do_rxw2) begin
       rxw.length = '0;
       rxw.tag = end_tag;
     end
@@ -1128,6 +1125,16 @@ module toe_tcp_core
     if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp,
                 do_sendq, do_dbg, release_now, do_arm} = '0;
   end
+
+  // RX delivery: a new connection's RX_DONE, the drop bit of every record written, and
+  // RX_DONE read with the record
+  assign rxd_init_valid = writes && rx_init;
+  assign rxd_init_session = SID_W'(sid_reg);
+  assign rxd_init_rx_done = ns.rx_req;
+  assign rxd_drop_valid = wr_en;
+  assign rxd_drop_session = SID_W'(wr_addr);
+  assign rxd_drop_value = wr_sess.ended && !wr_sess.orderly;
+  assign rxd_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
   always_ff @(posedge clk) begin
@@ -1148,7 +1155,6 @@ module toe_tcp_core
   end
   wire [SW-1:0] pick_sid =
     ev_pick == EV_SEG      ? SW'(s_seg.session) :
-    ev_pick == EV_RXW_DONE ? SW'(s_rxw_done.session) :
     ev_pick == EV_RD_DONE  ? SW'(s_rd_done.session) :
     ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
@@ -1183,11 +1189,7 @@ module toe_tcp_core
         close_reg <= close_req;
         rdq_reg <= rd_req;
         txq_reg <= tx_req;
-        unique case (ev_pick)
-          EV_RXW_DONE: done_reg <= s_rxw_done;
-          EV_RD_DONE:  done_reg <= s_rd_done;
-          default:     done_reg <= s_txw_done;
-        endcase
+        done_reg <= ev_pick == EV_RD_DONE ? s_rd_done : s_txw_done;
         state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;

@@ -14,6 +14,8 @@
 // Contract: the core gives at most one final notification per connection and nothing for
 // a session after its final one until m_told has said so; a DATA length is never 0, and
 // the DATA not yet told of a session is below 128 KiB (the core's is at most its ring).
+// The tuple comes with a connection's first notification (NEW, or the final one of a
+// connection that was never established); the application gets it with every one.
 // Timing: two cycles per input or queue pop (read, then write of the session's record).
 module toe_tcp_notif_coalesce
   import toe_tcp_pkg::*;
@@ -36,6 +38,7 @@ module toe_tcp_notif_coalesce
 
   typedef struct packed {
     logic        queued;          // the session is in the pending queue
+    logic        known;           // the tuple below is the current connection's
     logic        new_p, fin_p, final_p;
     tcp_notif_kind_e final_kind;
     logic [16:0] data;            // DATA bytes not yet told (at most the ring, 64 KiB)
@@ -89,13 +92,21 @@ module toe_tcp_notif_coalesce
   assign q_push = op_reg == OP_IN && phase_reg && !rd_rec.queued;
   always_comb begin
     wr_rec = rd_rec;
-    if (op_reg == OP_OUT) wr_rec = '0;
-    else begin
+    if (op_reg == OP_OUT) begin
+      // what is pending goes to the application; the tuple stays for the connection's
+      // later notifications, until its final one
+      {wr_rec.queued, wr_rec.new_p, wr_rec.fin_p, wr_rec.final_p, wr_rec.data} = '0;
+      if (rd_rec.final_p) wr_rec = '0;
+    end else begin
       wr_rec.queued = 1'b1;
-      // every notification of a connection carries its tuple (an id is not reused before told)
-      wr_rec.remote_ip = s_notif.remote_ip;
-      wr_rec.remote_port = s_notif.remote_port;
-      wr_rec.local_port = s_notif.local_port;
+      // the tuple comes with the first notification of a connection (NEW, or the final one
+      // of a connection that was never established); the others carry none
+      if (s_notif.kind == NOTIF_NEW || !rd_rec.known) begin
+        wr_rec.known = 1'b1;
+        wr_rec.remote_ip = s_notif.remote_ip;
+        wr_rec.remote_port = s_notif.remote_port;
+        wr_rec.local_port = s_notif.local_port;
+      end
       unique case (s_notif.kind)
         NOTIF_NEW: wr_rec.new_p = 1'b1;
         NOTIF_DATA: wr_rec.data = rd_rec.data + 17'(s_notif.length);

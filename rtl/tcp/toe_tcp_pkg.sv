@@ -171,6 +171,9 @@ package toe_tcp_pkg;
                              // the stream with this job (passed through to the completion)
   } tcp_ring_job_t;
   localparam int unsigned TCP_RING_JOB_W = $bits(tcp_ring_job_t);
+  // The tag of RX writer jobs that tell nobody (bytes stored ahead of RCV.NXT); other tags
+  // of RX jobs name the notification their completion gives (tcp_notif_kind_e)
+  localparam logic [2:0] RING_TAG_NONE = 3'd7;
 
   // A cheap 32-bit mixing function (xor-shift and shift-add rounds, no multiplier) for
   // hash-table indices. Not cryptographic (the ISN uses SipHash: toe_tcp_isn).

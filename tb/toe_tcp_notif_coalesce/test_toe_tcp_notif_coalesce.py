@@ -2,7 +2,10 @@
 application stops taking them for long stretches. The input must never wait more than a
 few cycles; per session the application must see each connection's life in order (NEW,
 DATA summing to exactly what went in, PEER_FIN, one final notification), and m_told must
-name a session only after its final notification was taken."""
+name a session only after its final notification was taken.
+Only a connection's first notification carries its tuple (NEW, or FAILED of one that was
+never established), as the core and RX delivery give them; the application must get the
+tuple with every notification of the connection."""
 import random
 from pathlib import Path
 
@@ -18,7 +21,8 @@ NEW, DATA, PEER_FIN, CLOSED, RESET, FAILED = range(6)
 SESSIONS = 16
 
 
-def pack(session, kind, length, ip=0xC0000201, rport=40000, lport=7):
+def pack(session, kind, length, tup=(0, 0, 0)):
+    ip, rport, lport = tup
     v = session
     for val, w in ((kind, 3), (length, 16), (ip, 32), (rport, 16), (lport, 16)):
         v = v << w | val
@@ -35,22 +39,25 @@ def unpack(v):
 
 
 def life(rng, sid):
-    """One connection's notifications as the core gives them."""
-    out = [(NEW, 0, sid)]
+    """One connection's notifications as the core and RX delivery give them, and its tuple."""
+    tup = (rng.getrandbits(32), rng.randrange(1, 65536), rng.randrange(1, 65536))
+    if rng.random() < 0.15:                  # an active open that failed: its only notification
+        return [(FAILED, 0, sid, tup)], tup
+    out = [(NEW, 0, sid, tup)]
     # at most a ring (64 KiB) of data in a life, as the core guarantees for what it has
     # not yet told; now and then exactly 64 KiB, which is told in two pieces
     left = 65536
     for _ in range(rng.randrange(0, 60)):
         n = min(left, rng.randrange(1, 3000))
         if n:
-            out.append((DATA, n, sid))
+            out.append((DATA, n, sid, None))
             left -= n
     if rng.random() < 0.2 and left:
-        out.append((DATA, left, sid))
+        out.append((DATA, left, sid, None))
     if rng.random() < 0.7:
-        out.append((PEER_FIN, 0, sid))
-    out.append((rng.choice([CLOSED, RESET]), 0, sid))
-    return out
+        out.append((PEER_FIN, 0, sid, None))
+    out.append((rng.choice([CLOSED, RESET]), 0, sid, None))
+    return out, tup
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -89,15 +96,15 @@ async def slow_application(dut):
             sid = rng.choice(sorted(told))
             told.discard(sid)
             lives += 1
-            items = life(rng, sid)
-            given[sid].append(list(items))
+            items, tup = life(rng, sid)
+            given[sid].append((list(items), tup))
             pending.append(items)
         if cur is None and pending and cycle % 3 == 0:
             lst = rng.choice(pending)
-            kind, length, sid = lst.pop(0)
+            kind, length, sid, tup = lst.pop(0)
             if not lst:
                 pending.remove(lst)
-            cur = pack(sid, kind, length)
+            cur = pack(sid, kind, length, tup or (0, 0, 0))
         dut.s_valid.value = int(cur is not None)
         dut.s_notif.value = cur or 0
         await consumer_state()
@@ -111,8 +118,8 @@ async def slow_application(dut):
                 wait += 1
                 worst_wait = max(worst_wait, wait)
         if dut.m_valid.value and dut.m_ready.value:
-            sid, kind, length, *_ = unpack(int(dut.m_notif.value))
-            got[sid].append((kind, length))
+            sid, kind, length, *tup = unpack(int(dut.m_notif.value))
+            got[sid].append((kind, length, tuple(tup)))
             split += kind == DATA and length == 0xFFFF
             if kind in (CLOSED, RESET, FAILED):
                 done_finals += 1
@@ -126,10 +133,20 @@ async def slow_application(dut):
 
     # an input waits for at most one queue pop (two cycles) and its own merge (two)
     assert worst_wait <= 5, f"the core waited {worst_wait} cycles with the application stalled"
+    failed = 0
     for sid in range(SESSIONS):
         seq = got[sid]
-        for items in given[sid]:
-            want_data = sum(l for k, l, _ in items if k == DATA)
+        for items, tup in given[sid]:
+            n = 1 if items[0][0] == FAILED else next(i for i, g in enumerate(seq) if g[0] in (CLOSED, RESET)) + 1
+            for kind, length, t in seq[:n]:
+                assert t == tup, f"session {sid}: {kind} carries {t}, want the connection's {tup}"
+            seq = [(k, l) for k, l, _ in seq[:n]] + seq[n:]
+            if items[0][0] == FAILED:
+                assert seq[0] == (FAILED, 0), f"session {sid}: {seq[:3]}"
+                seq = seq[1:]
+                failed += 1
+                continue
+            want_data = sum(l for k, l, *_ in items if k == DATA)
             assert seq[0] == (NEW, 0), f"session {sid}: {seq[:3]}"
             i, data = 1, 0
             while i < len(seq) and seq[i][0] == DATA:
@@ -137,13 +154,14 @@ async def slow_application(dut):
                 data += seq[i][1]
                 i += 1
             assert data == want_data, f"session {sid}: DATA {data}, want {want_data}"
-            if any(k == PEER_FIN for k, _, _ in items):
+            if any(k == PEER_FIN for k, *_ in items):
                 assert seq[i] == (PEER_FIN, 0)
                 i += 1
             assert seq[i][0] == items[-1][0], f"session {sid}: final {seq[i]}, want {items[-1]}"
             seq = seq[i + 1:]
         assert not seq, f"session {sid}: extra {seq}"
     assert done_finals == lives == 60
+    assert failed, "no life without NEW"
     assert split, "no 64 KiB life was told in two pieces"
 
 
