@@ -189,6 +189,17 @@ module toe_tcp_notif_coalesce
   end
 
 `ifndef SYNTHESIS
+  // The input holds a notification, once given, until it is taken: the session's record is
+  // addressed from it a cycle before it is merged.
+  logic in_wait_reg;
+  tcp_notif_t in_prev_reg;
+  always @(posedge clk) begin
+    if (!rst && in_wait_reg)
+      assert (s_valid && s_notif == in_prev_reg)
+        else $error("toe_tcp_notif_coalesce: input notification changed before it was taken");
+    in_wait_reg <= s_valid && !s_ready;
+    in_prev_reg <= s_notif;
+  end
   // The application never sees an empty record: a queued session has something pending.
   always @(posedge clk) if (!rst && op_reg == OP_OUT && phase_reg)
     assert (rd_rec.new_p || rd_rec.data != '0 || rd_rec.fin_p || rd_rec.final_p)

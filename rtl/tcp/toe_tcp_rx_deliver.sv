@@ -119,15 +119,24 @@ module toe_tcp_rx_deliver
   end
 
   // ---- output: the core's notifications first ----
+  // A notification given and not yet taken stays given (valid and data held until ready):
+  // the choice is kept while the output waits, so a core notification that comes meanwhile
+  // does not replace it.
   logic own_valid, own_ready;
   tcp_notif_t own_notif;
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(DEPTH)) u_q (.clk, .rst, .s_data(st_notif), .s_valid(push),
     .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(own_notif), .m_valid(own_valid), .m_ready(own_ready),
     .uncommitted());
+  logic wait_own_reg;        // the output gives this engine's notification and waits
+  wire give_core = s_core_notif_valid && !wait_own_reg;
   assign m_notif_valid = s_core_notif_valid || own_valid;
-  assign m_notif = s_core_notif_valid ? s_core_notif : own_notif;
-  assign s_core_notif_ready = m_notif_ready;
-  assign own_ready = m_notif_ready && !s_core_notif_valid;
+  assign m_notif = give_core ? s_core_notif : own_notif;
+  assign s_core_notif_ready = m_notif_ready && give_core;
+  assign own_ready = m_notif_ready && !give_core;
+  always_ff @(posedge clk) begin
+    wait_own_reg <= own_valid && !give_core && !m_notif_ready;
+    if (rst) wait_own_reg <= 1'b0;
+  end
   always_ff @(posedge clk) begin
     count_reg <= count_reg + CW'(push) - CW'(own_valid && own_ready);
     if (rst) count_reg <= '0;

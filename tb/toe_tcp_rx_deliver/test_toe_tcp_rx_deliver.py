@@ -8,6 +8,8 @@ out, written from the contract, not the code:
 - RX_DONE read by the core is always a value of the session's current connection (its
   initial value right after the init, then at most one completion old) and the latest once
   the engine is idle;
+- a notification given is held, unchanged, until it is taken (a core notification that
+  comes meanwhile waits);
 - with the output always ready, completions are taken one per cycle.
 Random idle cycles on the completions and random back-pressure on the notifications."""
 import random
@@ -130,7 +132,8 @@ async def completions_to_notifications(dut):
     conns = SESSIONS
     rd_prev = None                            # (session, allowed values) of last cycle's read
     init_prev = None
-    reads_checked = fresh_reads = drops = suppressed = 0
+    reads_checked = fresh_reads = drops = suppressed = held_checked = 0
+    out_waiting = None
     cur_job = cur_core = None
     later = deque()                           # a new connection's jobs, with the cycle they may come
     while conns < 150 or inits or burst_jobs or later or m.jobs or m.core or cur_job or cur_core \
@@ -219,6 +222,12 @@ async def completions_to_notifications(dut):
             cur_job = None
         if cur_core and dut.s_core_notif_ready.value:
             cur_core = None
+        # a notification given is held, unchanged, until it is taken
+        if out_waiting is not None:
+            assert dut.m_notif_valid.value and int(dut.m_notif.value) == out_waiting, \
+                "a notification given changed before it was taken"
+            held_checked += 1
+        out_waiting = int(dut.m_notif.value) if dut.m_notif_valid.value and not dut.m_notif_ready.value else None
         if dut.m_notif_valid.value and dut.m_notif_ready.value:
             sid, kind, length, tup = unpack_notif(int(dut.m_notif.value))
             assert m.expect[sid], f"session {sid}: unexpected notification {kind}/{length}"
@@ -237,6 +246,7 @@ async def completions_to_notifications(dut):
         await ReadOnly()
         assert int(dut.rd_rx_done.value) == m.hist[s][-1], f"session {s}: RX_DONE not the latest"
     assert reads_checked > 1000 and fresh_reads > 100, (reads_checked, fresh_reads)
+    assert held_checked > 200, held_checked
     assert drops and suppressed, (drops, suppressed)
     took = burst_last - burst_first + 1
     assert took <= 80 + 2, f"80 completions took {took} cycles"
