@@ -248,12 +248,15 @@ bool seq_lt(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 // congestion avoidance), losses are recovered by fast retransmit after three duplicate
 // ACKs with NewReno partial ACKs (RFC 6582), else by the RTO (RFC 6298, minimum 1 ms: a
 // data-centre rto_min, as 200 ms would idle the bench for millions of cycles), going back
-// to the first unacknowledged byte. The engine's data is acknowledged every second
-// segment, else after a delayed-ACK time of 1 ms, at once when out of order (a duplicate
-// ACK); the peer's ACKs ride on its data segments when it has some.
+// to the first unacknowledged byte, the timer doubled until an ACK of data sent only once
+// (Karn: a valid RTT sample, on which Linux resets its backoff). The engine's data is
+// acknowledged every second segment, else after a delayed-ACK time of 1 ms, at once when
+// out of order (a duplicate ACK); the peer's ACKs ride on its data segments when it has
+// some.
 struct Flow {
     uint16_t port = 0, dport = 0;
     uint32_t snd_una = 0, snd_nxt = 0, snd_max = 0, snd_end = 0, wnd = 0, recover = 0;
+    uint32_t rexmit_high = 0;   // end of the data sent more than once
     double cwnd = 0, ssthresh = 1e9;
     int dupacks = 0;
     bool recovery = false, rexmit = false;
@@ -297,7 +300,7 @@ struct Flows {
                 TcpOut o = parse_tcp(g.second);
                 if (o.tcp && o.dport == x.port && o.flags == 0x12) { x.rcv_nxt = o.seq + 1; x.wnd = o.win; }
             }
-            x.snd_una = x.snd_nxt = x.snd_max = 1001;
+            x.snd_una = x.snd_nxt = x.snd_max = x.rexmit_high = 1001;
             x.snd_end = 1001 + bytes;
             x.cwnd = 10.0 * double(mss);
             x.rto = per_ms;
@@ -320,6 +323,8 @@ struct Flows {
             uint32_t flight = x->snd_max - x->snd_una;
             if (seq_lt(x->snd_una, o.ack) && !seq_lt(x->snd_max, o.ack)) {      // new data acknowledged
                 uint32_t newly = o.ack - x->snd_una;
+                // an ACK of once-sent data only is a valid RTT sample: no backoff (Karn)
+                if (!seq_lt(x->snd_una, x->rexmit_high)) x->rto = per_ms;
                 x->snd_una = o.ack;
                 if (seq_lt(x->snd_nxt, x->snd_una)) x->snd_nxt = x->snd_una;
                 x->dupacks = 0;
@@ -365,7 +370,9 @@ struct Flows {
             x.rexmit = false;
             ++rexmit_segs;
             if (!x.rto_at) x.rto_at = now + x.rto;
-            out = segment(x, x.snd_una, std::min<size_t>(mss, x.snd_max - x.snd_una));
+            size_t n = std::min<size_t>(mss, x.snd_max - x.snd_una);
+            if (seq_lt(x.rexmit_high, x.snd_una + uint32_t(n))) x.rexmit_high = x.snd_una + uint32_t(n);
+            out = segment(x, x.snd_una, n);
             return true;
         }
         uint32_t flight = x.snd_nxt - x.snd_una;
@@ -405,6 +412,7 @@ struct Flows {
                     x.recovery = false;
                     x.dupacks = 0;
                     x.snd_nxt = x.snd_una;
+                    x.rexmit_high = x.snd_max;
                     x.rto = std::min<uint64_t>(2 * x.rto, 60 * per_ms);
                     x.rto_at = x.snd_una == x.snd_max ? 0 : now + x.rto;
                 }
@@ -419,10 +427,29 @@ struct Flows {
         reset();
     }
     // RST every connection at SND.UNA (the engine's RCV.NXT as its last ACK told), one by one.
+    // A RST at SND.UNA is not exact when the engine's last ACK is still on its way (a
+    // delayed ACK): the engine answers it with a challenge ACK (RFC 5961), and the peer,
+    // whose connection is gone, answers that with a RST at its ACK number (RFC 9293
+    // 3.10.7.1), as Linux does.
     void reset() {
+        size_t answered = seen;
+        auto answer = [&] {
+            for (; answered < p.got.size(); ++answered) {
+                TcpOut o = parse_tcp(p.got[answered].second);
+                Flow* x = o.tcp ? of(o.dport) : nullptr;
+                if (x && (o.flags & 0x10) && !(o.flags & 0x04))
+                    p.to_send.push_back(tcp_segment(x->port, x->dport, o.ack, 0, 0x04, 0));
+            }
+        };
         for (Flow& x : f)
-            if (x.port) p.send_alone(tcp_segment(x.port, x.dport, x.snd_una, 0, 0x04, 0));
-        for (int i = 0; i < 20000; ++i) p.step();
+            if (x.port) {
+                answer();
+                p.send_alone(tcp_segment(x.port, x.dport, x.snd_una, 0, 0x04, 0));
+            }
+        for (int i = 0; i < 20000; ++i) {
+            answer();
+            p.step();
+        }
         p.clear();
     }
     uint64_t rcvd() const { uint64_t n = 0; for (const Flow& x : f) n += x.rcvd; return n; }
