@@ -256,6 +256,10 @@ class Engine:
             name = NOTIF_KINDS[k] if k < len(NOTIF_KINDS) else str(k)
             self.notifs.append((name, sid, length))
             s = self.sockets.get(sid)
+            # every notification of a connection carries its tuple (docs/tcp_api.md)
+            if s is not None and s.remote is not None and (s.remote, s.local_port) != ((int2ip(ip), rport), lport):
+                raise EngineError(f"{name} of session {sid} carries {int2ip(ip)}:{rport} -> :{lport}, "
+                                  f"not its connection's {s.remote[0]}:{s.remote[1]} -> :{s.local_port}")
             if name == "NEW":
                 if s is None:             # passive open
                     s = Socket(self, sid, (int2ip(ip), rport), lport)

@@ -6,7 +6,10 @@ forward over received bytes), the right edge it advertises never moves left (3.8
 and the application reads each stream whole, in order, byte for byte. Segments of random
 size (half of them 1..64 bytes, the rest up to 1460) arrive at the wire rate, so the
 engine's input FIFOs may overflow: the peer then goes back to the last ACK, as a sender's
-retransmission would, and the drops are printed."""
+retransmission would, and the drops are printed. A second test opens new connections
+while the others stream: each handshake's segments go among the data segments, so a
+connection's NEW meets the others' DATA on the way to the application, which must get
+each notification with its own connection's tuple (the harness checks every one)."""
 import random
 
 import pytest
@@ -100,4 +103,73 @@ def test_back_to_back_segments_under_back_pressure(data_w, sessions):
         drops = e.csr_read("tcpInOverflows") + e.csr_read("ethInOverflows")
         print(f"DATA_W={data_w}, {sessions} sessions: {size * sessions} bytes in {rounds} rounds "
               f"under 30 % back-pressure, {drops} segments dropped by full FIFOs and sent again")
+        assert e.csr_read("tcpAppErrors") == 0
+
+
+@pytest.mark.parametrize("data_w", [64, 512])
+def test_connections_opened_while_others_stream(data_w):
+    rng = random.Random(data_w + 77)
+    with Engine(data_w=data_w) as e:
+        listener = e.listen(80)
+        streams = []
+        for i in range(4):
+            isn_peer = rng.getrandbits(32)
+            sock, isn_engine = e.accept_from_peer(listener, 42000 + i, seq=isn_peer)
+            streams.append(Stream(rng, sock, 42000 + i, isn_peer, isn_engine, 40_000))
+        e.frames.clear()
+        e.stall(0.3, seed=data_w)
+        by_port = {s.sport: s for s in streams}
+        opening = {}                 # port -> [peer ISN, engine ISN once its SYN-ACK came]
+        next_port, to_open, rounds = 43000, 12, 0
+        while to_open or opening or any(s.acked < len(s.data) for s in streams):
+            rounds += 1
+            assert rounds < 300, "no progress"
+            # this round's segments, interleaved at random: every stream's next flight, a
+            # new connection's SYN, and the ACK of each SYN-ACK that came
+            # (again, until answered: a full input FIFO may drop any of them)
+            items = [[(s, off, p) for off, p in flight(rng, s, 8192)] for s in streams]
+            if to_open:
+                to_open -= 1
+                opening[next_port] = [rng.getrandbits(32), None]
+                next_port += 1
+            items += [[("ACK" if isn is not None else "SYN", port)] for port, (_, isn) in opening.items()]
+            order = [q for q in items for _ in q]
+            rng.shuffle(order)
+            for q in order:
+                it = q.pop(0)
+                if it[0] == "SYN":
+                    e.inject_tcp(it[1], 80, "S", opening[it[1]][0])
+                elif it[0] == "ACK":
+                    isn_peer, isn_engine = opening[it[1]]
+                    e.inject_tcp(it[1], 80, "A", (isn_peer + 1) % M, ack=(isn_engine + 1) % M)
+                else:
+                    s, off, payload = it
+                    s.sent = max(s.sent, off + len(payload))
+                    e.inject_tcp(s.sport, 80, "PA", (s.base + off) % M, ack=s.ack, payload=payload)
+            e.run(3000)
+            while e.frames:
+                _, pkt = e.frames.popleft()
+                t = pkt[TCP]
+                assert not len(t.payload), "the engine sent data nobody asked for"
+                if t.flags == "SA" and t.dport in opening:
+                    opening[t.dport][1] = t.seq          # a repeated SYN-ACK has the same ISN
+                elif t.dport in by_port:
+                    by_port[t.dport].on_ack(t.ack, t.window)
+            while listener.pending:                       # NEW came: the connection streams too
+                sock = listener.pending.popleft()
+                port = sock.remote[1]
+                isn_peer, isn_engine = opening.pop(port)
+                s = Stream(rng, sock, port, isn_peer, isn_engine, 20_000)
+                streams.append(s)
+                by_port[port] = s
+            for s in streams:
+                if len(s.read) < s.acked:
+                    s.read += s.sock.recv_exactly(s.acked - len(s.read))
+                assert s.read == s.data[:len(s.read)], f"port {s.sport}: wrong bytes delivered"
+        assert len(streams) == 16
+        for s in streams:
+            assert s.read == s.data
+        drops = e.csr_read("tcpInOverflows") + e.csr_read("ethInOverflows")
+        print(f"DATA_W={data_w}: 4 streams, 12 connections opened among their segments, "
+              f"{sum(len(s.data) for s in streams)} bytes in {rounds} rounds, {drops} segments dropped and sent again")
         assert e.csr_read("tcpAppErrors") == 0
