@@ -13,15 +13,18 @@
 //   it follows the session's data jobs through the writer, so it follows their DATA.
 // The core's own notifications (NEW, and the end of a connection that never got
 // established, which has no data) are merged in ahead of this engine's: the core gives a
-// connection's NEW before any of its data jobs, so the application sees NEW first.
+// connection's NEW before any of its data jobs, so the application sees NEW first. A
+// notification on the output stays there, unchanged, until it is taken (one of this
+// engine's that waits is not replaced by a core notification that comes meanwhile).
 // Tables (one writer each):
 //   rx_done:  written by this engine; a new connection's initial value is written by the
 //             core (init_*) when the session is created, when no RX job of the session can
-//             be in flight (its previous connection's jobs all completed before the session
-//             was released), and the connection's first completion comes two or more cycles
-//             later (through the writer). The core reads it through rd_session/rd_rx_done (one cycle,
-//             a pending init is forwarded); a value read while a completion is being
-//             written is one completion old, which only makes the core's checks stricter.
+//             be in flight (its previous connection's jobs all completed before the
+//             session was released), and the connection's first completion comes two or
+//             more cycles later (through the writer). The core reads it through
+//             rd_session/rd_rx_done (one cycle, a pending init is forwarded); a value read
+//             while a completion is being written is one completion old, which only makes
+//             the core's checks stricter.
 //   drop:     written by the core only (drop_wr_*, with every record it writes), read here
 //             when a completion is taken.
 // Notifications carry no tuple (the coalescer gives the application the one of the
