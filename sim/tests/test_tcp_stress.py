@@ -49,6 +49,24 @@ class Stream:
             assert seq_diff(edge, self.right_edge) >= 0, f"port {self.sport}: right edge moved left"
         self.right_edge = edge
 
+    def send(self, e, off, payload):
+        self.sent = max(self.sent, off + len(payload))
+        e.inject_tcp(self.sport, 80, "PA", (self.base + off) % M, ack=self.ack, payload=payload)
+
+    def read_acked(self):
+        """The application reads what the engine acknowledged; it must be the stream's bytes."""
+        if len(self.read) < self.acked:
+            self.read += self.sock.recv_exactly(self.acked - len(self.read))
+        assert self.read == self.data[:len(self.read)], f"port {self.sport}: wrong bytes delivered"
+
+
+def engine_segments(e):
+    """The TCP headers of the frames the engine sent; the peer sends data, so none has any."""
+    while e.frames:
+        t = e.frames.popleft()[1][TCP]
+        assert not len(t.payload), "the engine sent data nobody asked for"
+        yield t
+
 
 def flight(rng, s, limit):
     """Segments (offset, payload) from the last ACK up to `limit` bytes past it."""
@@ -86,18 +104,12 @@ def test_back_to_back_segments_under_back_pressure(data_w, sessions):
             rng.shuffle(order)
             for q in order:
                 s, off, payload = q.pop(0)
-                s.sent = max(s.sent, off + len(payload))
-                e.inject_tcp(s.sport, 80, "PA", (s.base + off) % M, ack=s.ack, payload=payload)
+                s.send(e, off, payload)
             e.run(3000)
-            while e.frames:
-                _, pkt = e.frames.popleft()
-                t = pkt[TCP]
-                assert not len(t.payload), "the engine sent data nobody asked for"
+            for t in engine_segments(e):
                 by_port[t.dport].on_ack(t.ack, t.window)
             for s in streams:
-                if len(s.read) < s.acked:
-                    s.read += s.sock.recv_exactly(s.acked - len(s.read))
-                assert s.read == s.data[:len(s.read)], f"port {s.sport}: wrong bytes delivered"
+                s.read_acked()
         for s in streams:
             assert s.read == s.data
         drops = e.csr_read("tcpInOverflows") + e.csr_read("ethInOverflows")
@@ -143,14 +155,9 @@ def test_connections_opened_while_others_stream(data_w):
                     isn_peer, isn_engine = opening[it[1]]
                     e.inject_tcp(it[1], 80, "A", (isn_peer + 1) % M, ack=(isn_engine + 1) % M)
                 else:
-                    s, off, payload = it
-                    s.sent = max(s.sent, off + len(payload))
-                    e.inject_tcp(s.sport, 80, "PA", (s.base + off) % M, ack=s.ack, payload=payload)
+                    it[0].send(e, it[1], it[2])
             e.run(3000)
-            while e.frames:
-                _, pkt = e.frames.popleft()
-                t = pkt[TCP]
-                assert not len(t.payload), "the engine sent data nobody asked for"
+            for t in engine_segments(e):
                 if t.flags == "SA" and t.dport in opening:
                     opening[t.dport][1] = t.seq          # a repeated SYN-ACK has the same ISN
                 elif t.dport in by_port:
@@ -163,9 +170,7 @@ def test_connections_opened_while_others_stream(data_w):
                 streams.append(s)
                 by_port[port] = s
             for s in streams:
-                if len(s.read) < s.acked:
-                    s.read += s.sock.recv_exactly(s.acked - len(s.read))
-                assert s.read == s.data[:len(s.read)], f"port {s.sport}: wrong bytes delivered"
+                s.read_acked()
         assert len(streams) == 16
         for s in streams:
             assert s.read == s.data
