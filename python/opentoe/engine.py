@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # toe_tcp_pkg::tcp_state_e and tcp_notif_kind_e
 STATES = ["FREE", "SYN_SENT", "SYN_RCVD", "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING",
           "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK", "CLOSED"]
-NOTIF_KINDS = ["NEW", "DATA", "PEER_FIN", "CLOSED", "RESET", "FAILED"]
+NOTIF_KINDS = ["NEW", "DATA", "PEER_FIN", "CLOSED", "RESET", "FAILED", "TX_SPACE"]
 TX_STATUS = ["ACCEPTED", "NO_SPACE", "NOT_CONNECTED"]
 
 
@@ -57,6 +57,7 @@ class Socket:
         self.ended = None               # None, or "CLOSED" / "RESET" / "FAILED"
         self.shut = False               # we asked for the orderly close
         self.tx_status = deque()
+        self.tx_space = None            # free TX ring bytes of the last TX_SPACE notification
 
     def __repr__(self):
         return f"<Socket sid={self.sid} remote={self.remote} ended={self.ended}>"
@@ -64,13 +65,15 @@ class Socket:
     # ---- sending ----
     def send(self, data, timeout_us=10_000_000):
         """Queue `data` for sending; returns once the engine accepted all of it (waiting
-        for TX ring space as long as the connection lives). Returns the bytes accepted."""
+        for TX ring space as long as the connection lives: a refused request is answered by
+        a TX_SPACE notification once the ring has room for it). Returns the bytes accepted."""
         data = bytes(data)
         sent = 0
         while sent < len(data):
             if self.ended or self.shut:
                 raise EngineError(f"send on a connection that is {self.ended or 'shut down'}")
             chunk = data[sent:sent + 16384]
+            self.tx_space = None
             status, space = self._tx_req(chunk)
             if status == "ACCEPTED":
                 sent += len(chunk)
@@ -80,10 +83,10 @@ class Socket:
                     if self._tx_req(chunk)[0] == "ACCEPTED":
                         sent += len(chunk)
                         continue
-                if not self.e.run_until(lambda: self.ended, timeout_us=min(timeout_us, 10_000)):
-                    timeout_us -= 10_000
-                    if timeout_us <= 0:
-                        break
+                t0 = self.e.now_us
+                if not self.e.run_until(lambda: self.ended or self.tx_space is not None, timeout_us=timeout_us):
+                    break
+                timeout_us -= self.e.now_us - t0
             else:
                 raise EngineError(f"send refused: {status}")
         return sent
@@ -273,6 +276,8 @@ class Engine:
                 s.readable += length
             elif name == "PEER_FIN":
                 s.peer_fin = True
+            elif name == "TX_SPACE":
+                s.tx_space = length
             else:                          # CLOSED, RESET, FAILED: the connection is over
                 s.ended = name
                 # after an orderly end the notified data stays readable, and the id ours

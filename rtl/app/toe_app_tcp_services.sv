@@ -10,10 +10,11 @@
 //     FIN-WAIT and TIME-WAIT); data it receives is discarded and counted.
 // Sources and the client stream through up to SENDERS sender slots (a connection that
 // finds none free is aborted); they send in requests of CHUNK bytes (a multiple of 251,
-// so the pattern runs on across requests). An echo whose session has no TX space is
-// parked in a free sender slot (its later data queues behind it there) and retried in
-// turn, so one peer that stops reading does not stop the echo of the others; only when
-// every slot is taken does the echo retry in place. Data an echo can no longer send (its
+// so the pattern runs on across requests). A slot whose request finds no TX space waits
+// for the engine's NOTIF_TX_SPACE of its session (the other slots go on); an echo whose
+// session has no TX space is parked in a free sender slot (its later data queues behind
+// it there) and waits likewise, so one peer that stops reading does not stop the echo of
+// the others; only when every slot is taken does the echo retry in place (RETRY_CYCLES). Data an echo can no longer send (its
 // connection ended) is read and dropped, so that the session can be freed. Every peer FIN is answered by a close once the
 // app has nothing left to send. Notifications and sender requests are served one at a
 // time, alternately; reads are pipelined (a small FIFO remembers, per read, whether its
@@ -103,7 +104,7 @@ module toe_app_tcp_services
   logic pattern_reg;               // ... and its data is the pattern (else echoed reads)
   logic [SLOT_W-1:0] slot_reg;     // ... that slot
   tcp_tx_req_t txq_reg;
-  logic [$clog2(RETRY_CYCLES+1)-1:0] wait_reg, send_wait_reg;
+  logic [$clog2(RETRY_CYCLES+1)-1:0] wait_reg;
   logic prefer_send_reg, start_pending_reg;
   logic [2:0] client_state_reg;
   sid_t client_session_reg;
@@ -113,6 +114,7 @@ module toe_app_tcp_services
   logic [SENDERS-1:0] slot_on_reg, slot_endless_reg, slot_client_reg;
   logic [SENDERS-1:0] slot_echo_reg, slot_fin_reg;   // a parked echo; its peer's FIN came
   logic [SENDERS-1:0] slot_discard_reg;              // ... whose connection went: read and drop
+  logic [SENDERS-1:0] slot_wait_reg;                 // refused for TX space: waits for NOTIF_TX_SPACE
   sid_t slot_session_reg [SENDERS];
   logic [31:0] slot_left_reg [SENDERS];
   logic [SLOT_W-1:0] rr_reg;
@@ -137,7 +139,7 @@ module toe_app_tcp_services
     end
     for (int k = SENDERS; k >= 1; k--) begin   // round robin, starting after rr_reg
       automatic int i = (int'(rr_reg) + k) % SENDERS;
-      if (slot_on_reg[i]) begin
+      if (slot_on_reg[i] && !slot_wait_reg[i]) begin
         send_found = 1'b1;
         send_slot = SLOT_W'(i);
       end
@@ -146,10 +148,9 @@ module toe_app_tcp_services
   wire is_client_new = client_state_reg == CL_CONNECTING && notif.session == client_session_reg;
   wire is_client_session = (client_state_reg == CL_CONNECTING || client_state_reg == CL_SENDING ||
                             client_state_reg == CL_CLOSING) && notif.session == client_session_reg;
-  wire send_go = send_found && send_wait_reg == '0;
   wire take_notif = state_reg == ST_READY && !start_pending_reg && notif_valid &&
-                    (!send_go || !prefer_send_reg);
-  wire take_send = state_reg == ST_READY && !start_pending_reg && send_go && !take_notif;
+                    (!send_found || !prefer_send_reg);
+  wire take_send = state_reg == ST_READY && !start_pending_reg && send_found && !take_notif;
   wire [31:0] send_left = slot_left_reg[send_slot];
 
   // ---- order of the tx_data frames: echoed reads and pattern requests ----
@@ -216,7 +217,6 @@ module toe_app_tcp_services
   end
 
   always_ff @(posedge clk) begin
-    if (send_wait_reg != '0) send_wait_reg <= send_wait_reg - 1'b1;
     if (client_start && !start_pending_reg && (client_state_reg == CL_IDLE ||
         client_state_reg == CL_CLOSED || client_state_reg == CL_RESET || client_state_reg == CL_FAILED))
       start_pending_reg <= 1'b1;
@@ -250,6 +250,7 @@ module toe_app_tcp_services
                 slot_client_reg[free_slot] <= is_client_new;
                 slot_echo_reg[free_slot] <= 1'b0;
                 slot_discard_reg[free_slot] <= 1'b0;
+                slot_wait_reg[free_slot] <= 1'b0;
                 if (is_client_new) client_state_reg <= CL_SENDING;
               end else begin
                 abort_reg <= 1'b1;
@@ -261,6 +262,7 @@ module toe_app_tcp_services
                 slot_left_reg[hit_slot] <= slot_left_reg[hit_slot] + 32'(notif.length);
               else state_reg <= notif.local_port == ECHO_PORT ? ST_TX_REQ : ST_RD_REQ;
             end
+            NOTIF_TX_SPACE: if (hit_found) slot_wait_reg[hit_slot] <= 1'b0;
             NOTIF_PEER_FIN: if (hit_found && slot_echo_reg[hit_slot]) begin
               slot_fin_reg[hit_slot] <= 1'b1;             // close when the echo is done
             end else if (!(hit_found && !slot_endless_reg[hit_slot]) &&
@@ -271,6 +273,7 @@ module toe_app_tcp_services
             end
             default: begin   // closed, reset or failed: the session is gone
               // a parked echo's data ahead of an orderly end is still read (and dropped)
+              if (hit_found) slot_wait_reg[hit_slot] <= 1'b0;
               if (hit_found && slot_echo_reg[hit_slot] && notif.kind == NOTIF_CLOSED)
                 slot_discard_reg[hit_slot] <= 1'b1;
               else if (hit_found) slot_on_reg[hit_slot] <= 1'b0;
@@ -329,7 +332,7 @@ module toe_app_tcp_services
                   slot_on_reg[slot_reg] <= 1'b0;
               end
             end
-            TX_NO_SPACE: send_wait_reg <= $bits(send_wait_reg)'(RETRY_CYCLES);
+            TX_NO_SPACE: slot_wait_reg[slot_reg] <= 1'b1;
             default:   // the connection is closing or gone: a parked echo drops its data
               if (slot_echo_reg[slot_reg]) slot_discard_reg[slot_reg] <= 1'b1;
               else slot_on_reg[slot_reg] <= 1'b0;
@@ -346,7 +349,7 @@ module toe_app_tcp_services
               slot_echo_reg[free_slot] <= 1'b1;
               slot_fin_reg[free_slot] <= 1'b0;
               slot_discard_reg[free_slot] <= 1'b0;
-              send_wait_reg <= $bits(send_wait_reg)'(RETRY_CYCLES);
+              slot_wait_reg[free_slot] <= 1'b1;
               state_reg <= ST_READY;
             end else begin
               wait_reg <= '0;
@@ -383,7 +386,7 @@ module toe_app_tcp_services
       discard_bytes <= '0;
       slot_on_reg <= '0;
       rr_reg <= '0;
-      send_wait_reg <= '0;
+      slot_wait_reg <= '0;
       prefer_send_reg <= 1'b0;
       start_pending_reg <= 1'b0;
       client_state_reg <= CL_IDLE;

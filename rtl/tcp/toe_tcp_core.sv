@@ -17,6 +17,8 @@
 // SipHash ISN of a new session).
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
+// A send request refused with TX_NO_SPACE is remembered, and the ACK that frees that much
+// TX ring space gives NOTIF_TX_SPACE, so an app waits for it instead of polling the core.
 // RX writer completions are not events here: toe_tcp_rx_deliver takes them, owns RX_DONE
 // (read with the record) and gives the DATA notifications. Notifications that must follow
 // delivered data (peer FIN, closed, reset) travel as 0-length marker jobs through the RX
@@ -171,6 +173,7 @@ module toe_tcp_core
     logic [15:0] max_sndwnd; // largest window the peer has offered (sender SWS avoidance)
     logic [31:0] tx_app;     // end of TX ring bytes the app has been granted
     logic [31:0] tx_done;    // end of TX ring bytes written to memory
+    logic [16:0] tx_want;    // free TX ring bytes the app waits for after a TX_NO_SPACE (0: none)
     logic [31:0] rcv_nxt;
     logic [31:0] rx_req;     // end of RX ring bytes the app asked for
     logic [31:0] rx_read;    // end of RX ring bytes the app has read (frees the window)
@@ -454,7 +457,7 @@ module toe_tcp_core
   endfunction
 
   always_comb begin
-    logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end;
+    logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end, tx_free;
     reasm_t reasm;
     logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
           sws_override, end_direct;
@@ -504,7 +507,7 @@ module toe_tcp_core
     rx_init = 1'b0;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
-    avail = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
+    avail = '0; tx_free = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
     reasm = '0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
     sws_override = 1'b0;
@@ -872,6 +875,8 @@ module toe_tcp_core
         end else if (txq_reg.length == '0 || 32'(txq_reg.length) > avail) begin
           txr.status = TX_NO_SPACE;
           txr.space = 17'(avail);
+          // NOTIF_TX_SPACE once that much is free (a request above the ring: when it is empty)
+          ns.tx_want = 32'(txq_reg.length) > RING ? 17'(RING) : 17'(txq_reg.length);
         end else begin
           txr.status = TX_ACCEPTED;
           txr.space = 17'(avail - 32'(txq_reg.length));
@@ -1052,6 +1057,18 @@ module toe_tcp_core
     if (send != SEND_NONE && send != SEND_RST) begin
       ns.dack_on = 1'b0;
       ns.dack_one = 1'b0;
+    end
+
+    // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
+    // Only a segment frees TX ring space; in a synchronized state it gives no other
+    // notification (NEW comes before the app could have asked), so the slot is free.
+    tx_free = RING - (ns.tx_app - ns.snd_una);
+    if (ev_reg == EV_SEG && s.tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
+        32'(s.tx_want) <= tx_free) begin
+      do_notif = 1'b1;
+      nt.kind = NOTIF_TX_SPACE;
+      nt.length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
+      ns.tx_want = '0;
     end
 
     // ---- end of the connection: the marker carries the notification ----

@@ -3,11 +3,12 @@
 // gives the application, so that an application slow to take them never stops the core
 // (and with it every other session): the input is taken within a few cycles whatever the
 // application does.
-//   Per session it keeps what is pending: NEW, the sum of DATA lengths, PEER_FIN and the
-//   final notification (CLOSED, RESET or FAILED), and a queue of sessions with something
-//   pending holds each session at most once (it cannot overflow). A session taken from the
-//   queue is given to the application in the order of a connection's life: NEW, DATA (in
-//   pieces of at most 65535 bytes), PEER_FIN, final.
+//   Per session it keeps what is pending: NEW, the sum of DATA lengths, TX_SPACE (the
+//   latest free space), PEER_FIN and the final notification (CLOSED, RESET or FAILED), and
+//   a queue of sessions with something pending holds each session at most once (it cannot
+//   overflow). A session taken from the queue is given to the application in the order of
+//   a connection's life: NEW, DATA (in pieces of at most 65535 bytes), TX_SPACE, PEER_FIN,
+//   final.
 //   When the final notification has been taken by the application, the session id goes out
 //   on m_told (to the core, which frees the session only then), so a session id is never
 //   reused while an older connection's notifications are still pending here.
@@ -39,7 +40,8 @@ module toe_tcp_notif_coalesce
   typedef struct packed {
     logic        queued;          // the session is in the pending queue
     logic        known;           // the tuple below is the current connection's
-    logic        new_p, fin_p, final_p;
+    logic        new_p, space_p, fin_p, final_p;
+    logic [15:0] space;           // TX_SPACE: free TX ring bytes (the latest told)
     tcp_notif_kind_e final_kind;
     logic [16:0] data;            // DATA bytes not yet told (at most the ring, 64 KiB)
     logic [31:0] remote_ip;
@@ -95,7 +97,7 @@ module toe_tcp_notif_coalesce
     if (op_reg == OP_OUT) begin
       // what is pending goes to the application; the tuple stays for the connection's
       // later notifications, until its final one
-      {wr_rec.queued, wr_rec.new_p, wr_rec.fin_p, wr_rec.final_p, wr_rec.data} = '0;
+      {wr_rec.queued, wr_rec.new_p, wr_rec.space_p, wr_rec.fin_p, wr_rec.final_p, wr_rec.data} = '0;
       if (rd_rec.final_p) wr_rec = '0;
     end else begin
       wr_rec.queued = 1'b1;
@@ -110,6 +112,10 @@ module toe_tcp_notif_coalesce
       unique case (s_notif.kind)
         NOTIF_NEW: wr_rec.new_p = 1'b1;
         NOTIF_DATA: wr_rec.data = rd_rec.data + 17'(s_notif.length);
+        NOTIF_TX_SPACE: begin
+          wr_rec.space_p = 1'b1;
+          wr_rec.space = s_notif.length;
+        end
         NOTIF_PEER_FIN: wr_rec.fin_p = 1'b1;
         default: begin
           wr_rec.final_p = 1'b1;
@@ -129,6 +135,9 @@ module toe_tcp_notif_coalesce
     else if (held_reg.data != '0) begin
       m_notif.kind = NOTIF_DATA;
       m_notif.length = 16'(piece);
+    end else if (held_reg.space_p) begin
+      m_notif.kind = NOTIF_TX_SPACE;
+      m_notif.length = held_reg.space;
     end else if (held_reg.fin_p) m_notif.kind = NOTIF_PEER_FIN;
     else begin
       m_notif.kind = held_reg.final_kind;
@@ -143,10 +152,12 @@ module toe_tcp_notif_coalesce
     held_next = held_reg;
     if (held_reg.new_p) held_next.new_p = 1'b0;
     else if (held_reg.data != '0) held_next.data = held_reg.data - piece;
+    else if (held_reg.space_p) held_next.space_p = 1'b0;
     else if (held_reg.fin_p) held_next.fin_p = 1'b0;
     else held_next.final_p = 1'b0;
   end
-  wire held_more = held_next.new_p || held_next.data != '0 || held_next.fin_p || held_next.final_p;
+  wire held_more = held_next.new_p || held_next.data != '0 || held_next.space_p || held_next.fin_p ||
+                   held_next.final_p;
 
   always_ff @(posedge clk) begin
     unique case (op_reg)
@@ -202,7 +213,7 @@ module toe_tcp_notif_coalesce
   end
   // The application never sees an empty record: a queued session has something pending.
   always @(posedge clk) if (!rst && op_reg == OP_OUT && phase_reg)
-    assert (rd_rec.new_p || rd_rec.data != '0 || rd_rec.fin_p || rd_rec.final_p)
+    assert (rd_rec.new_p || rd_rec.data != '0 || rd_rec.space_p || rd_rec.fin_p || rd_rec.final_p)
       else $error("toe_tcp_notif_coalesce: session %0d queued with nothing pending", addr_reg);
   // Untold DATA stays within 17 bits (the core never has more than its 64 KiB ring untold).
   always @(posedge clk) if (!rst && op_reg == OP_IN && phase_reg && s_notif.kind == NOTIF_DATA)

@@ -101,7 +101,9 @@ package toe_tcp_pkg;
     NOTIF_PEER_FIN = 3'd2,   // the peer sent FIN: no more data will arrive; we may still send
     NOTIF_CLOSED   = 3'd3,   // the connection ended in order; the session id is no longer ours
     NOTIF_RESET    = 3'd4,   // reset by the peer, aborted, or given up after retries
-    NOTIF_FAILED   = 3'd5    // an active open failed (refused or timed out)
+    NOTIF_FAILED   = 3'd5,   // an active open failed (refused or timed out)
+    NOTIF_TX_SPACE = 3'd6    // after a TX_NO_SPACE: the TX ring has room for that request now
+                             // (`length`: free bytes, at most 65535)
   } tcp_notif_kind_e;
   typedef struct packed {
     sid_t            session;

@@ -1,8 +1,10 @@
 """toe_tcp_notif_coalesce: the core's notifications go in at the core's pace while the
 application stops taking them for long stretches. The input must never wait more than a
 few cycles; per session the application must see each connection's life in order (NEW,
-DATA summing to exactly what went in, PEER_FIN, one final notification), and m_told must
-name a session only after its final notification was taken.
+DATA summing to exactly what went in, PEER_FIN, one final notification; TX_SPACE anywhere
+between NEW and the final one, coalesced: never more than went in, and the last one with
+the last free space that went in), and m_told must name a session only after its final
+notification was taken.
 Only a connection's first notification carries its tuple (NEW, or FAILED of one that was
 never established), as the core and RX delivery give them; the application must get the
 tuple with every notification of the connection."""
@@ -17,7 +19,7 @@ import runner
 from tbutil import TB
 
 SID_W = 20
-NEW, DATA, PEER_FIN, CLOSED, RESET, FAILED = range(6)
+NEW, DATA, PEER_FIN, CLOSED, RESET, FAILED, TX_SPACE = range(7)
 SESSIONS = 16
 
 
@@ -56,6 +58,10 @@ def life(rng, sid):
         out.append((DATA, left, sid, None))
     if rng.random() < 0.7:
         out.append((PEER_FIN, 0, sid, None))
+    # TX ring space freed after a refused send: between NEW and the end (also after the
+    # peer's FIN, as the core's CLOSE-WAIT gives it)
+    for _ in range(rng.choice([0, 0, 1, 3, 12])):
+        out.insert(rng.randrange(1, len(out) + 1), (TX_SPACE, rng.randrange(1, 65536), sid, None))
     out.append((rng.choice([CLOSED, RESET]), 0, sid, None))
     return out, tup
 
@@ -133,7 +139,7 @@ async def slow_application(dut):
 
     # an input waits for at most one queue pop (two cycles) and its own merge (two)
     assert worst_wait <= 5, f"the core waited {worst_wait} cycles with the application stalled"
-    failed = 0
+    failed = spaces_told = coalesced = 0
     for sid in range(SESSIONS):
         seq = got[sid]
         for items, tup in given[sid]:
@@ -141,6 +147,18 @@ async def slow_application(dut):
             for kind, length, t in seq[:n]:
                 assert t == tup, f"session {sid}: {kind} carries {t}, want the connection's {tup}"
             seq = [(k, l) for k, l, _ in seq[:n]] + seq[n:]
+            # TX_SPACE: coalesced, so at most as many as went in, at least one if any did,
+            # and the last told is the last that went in; then the rest in life order
+            spaces_in = [l for k, l, *_ in items if k == TX_SPACE]
+            spaces_out = [l for k, l in seq[:n] if k == TX_SPACE]
+            assert len(spaces_out) <= len(spaces_in) and bool(spaces_out) == bool(spaces_in), \
+                f"session {sid}: TX_SPACE {spaces_out}, went in {spaces_in}"
+            assert not spaces_in or spaces_out[-1] == spaces_in[-1], \
+                f"session {sid}: last TX_SPACE {spaces_out[-1]}, want {spaces_in[-1]}"
+            spaces_told += len(spaces_out)
+            coalesced += len(spaces_in) - len(spaces_out)
+            seq = [g for g in seq[:n] if g[0] != TX_SPACE] + seq[n:]
+            items = [it for it in items if it[0] != TX_SPACE]
             if items[0][0] == FAILED:
                 assert seq[0] == (FAILED, 0), f"session {sid}: {seq[:3]}"
                 seq = seq[1:]
@@ -163,6 +181,7 @@ async def slow_application(dut):
     assert done_finals == lives == 60
     assert failed, "no life without NEW"
     assert split, "no 64 KiB life was told in two pieces"
+    assert spaces_told and coalesced, f"TX_SPACE told {spaces_told}, coalesced {coalesced}: not both seen"
 
 
 @pytest.mark.parametrize("sessions", [SESSIONS])
