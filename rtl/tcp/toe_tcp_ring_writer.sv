@@ -11,14 +11,20 @@
 // A frame shorter than its job is zero-filled, a longer one is cut (the RX side trims a
 // segment at the window's right edge this way); both pulse stat_len_err
 // (also when only the last beat's tkeep disagrees with the job's length).
-// Timing: one beat per cycle inside a burst, one idle cycle per burst for the address.
-// A source that stalls inside a burst holds the shared write channel (see toe_tcp_mem_arb).
+// Bursts are at most IN_BEATS long, and one is requested only when all of its input beats
+// are in the writer's IN_BEATS-deep input FIFO (or the frame's end is): a source slower
+// than the memory port (a 64-bit data path, an application, the wire at 100G) never holds
+// the write channel it shares with the other writer (toe_tcp_mem_arb; AXI4 W beats follow
+// their AW in order), so two writers fed at full rate each get it.
+// Timing: one beat per cycle inside a burst, one idle cycle per burst for the address; a
+// burst waits for at most IN_BEATS input beats.
 module toe_tcp_ring_writer
   import toe_tcp_pkg::*;
 #(
   parameter int unsigned DATA_W     = 64,
   parameter int unsigned ADDR_W     = 40,
-  parameter int unsigned RING_BYTES = 65536   // power of two, >= 4096
+  parameter int unsigned RING_BYTES = 65536,  // power of two, >= 4096
+  parameter int unsigned IN_BEATS   = 32      // input FIFO and longest burst, beats (power of two)
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -52,6 +58,30 @@ module toe_tcp_ring_writer
   localparam int unsigned RW = $clog2(RING_WORDS);
   initial if (RING_BYTES != (1 << $clog2(RING_BYTES)) || RING_BYTES < 4096)
     $fatal(0, "toe_tcp_ring_writer: RING_BYTES must be a power of two >= 4096 (instance %m)");
+  initial if (IN_BEATS != (1 << $clog2(IN_BEATS)) || IN_BEATS < 2)
+    $fatal(0, "toe_tcp_ring_writer: IN_BEATS must be a power of two >= 2 (instance %m)");
+
+  // ---- input FIFO: a burst starts only when its beats are here ----
+  logic [DATA_W-1:0] in_tdata;
+  logic [W-1:0] in_tkeep;
+  logic in_tvalid, in_tready, in_tlast;
+  logic [$clog2(IN_BEATS):0] in_count_reg;   // beats in the FIFO
+  logic [$clog2(IN_BEATS):0] in_lasts_reg;   // frame ends in the FIFO
+  toe_fifo #(.WIDTH(DATA_W + W + 1), .DEPTH(IN_BEATS)) u_in (
+    .clk, .rst, .s_data({s_axis_tdata, s_axis_tkeep, s_axis_tlast}), .s_valid(s_axis_tvalid),
+    .s_ready(s_axis_tready), .commit(1'b0), .rewind(1'b0), .m_data({in_tdata, in_tkeep, in_tlast}),
+    .m_valid(in_tvalid), .m_ready(in_tready), .uncommitted()
+  );
+  wire in_push = s_axis_tvalid && s_axis_tready, in_pop = in_tvalid && in_tready;
+  always_ff @(posedge clk) begin
+    in_count_reg <= in_count_reg + ($clog2(IN_BEATS)+1)'(in_push) - ($clog2(IN_BEATS)+1)'(in_pop);
+    in_lasts_reg <= in_lasts_reg + ($clog2(IN_BEATS)+1)'(in_push && s_axis_tlast) -
+                    ($clog2(IN_BEATS)+1)'(in_pop && in_tlast);
+    if (rst) begin
+      in_count_reg <= '0;
+      in_lasts_reg <= '0;
+    end
+  end
 
   typedef enum logic [1:0] {ST_IDLE, ST_ADDR, ST_DATA, ST_DRAIN} state_e;
   state_e state_reg;
@@ -74,7 +104,8 @@ module toe_tcp_ring_writer
   wire [17:0] s_stream = 18'(s_job.skip) + 18'(s_job.length);
   wire [16:0] job_out_beats = 17'((18'(s_start[OW-1:0]) + s_stream + 18'(W - 1)) >> OW);
   wire [16:0] job_in_beats  = 17'((s_stream + 18'(W - 1)) >> OW);
-  wire [8:0] burst = next_burst(32'(word_reg), out_left_reg, DATA_W);
+  wire [8:0] burst_to_boundary = next_burst(32'(word_reg), out_left_reg, DATA_W);
+  wire [8:0] burst = burst_to_boundary > 9'(IN_BEATS) ? 9'(IN_BEATS) : burst_to_boundary;
 
   // The pending-completion FIFO: {job, bursts}; sized for the bursts a job can make.
   logic pend_ready, pend_valid, pend_push;
@@ -86,7 +117,7 @@ module toe_tcp_ring_writer
 
   // ---- data path: shift the input to the address lanes ----
   wire need_in = in_left_reg != '0 && !in_ended_reg;
-  wire [DATA_W-1:0] cur = need_in ? s_axis_tdata : '0;
+  wire [DATA_W-1:0] cur = need_in ? in_tdata : '0;
   wire [2*DATA_W-1:0] both = {cur, prev_reg};
   assign m_axi_wdata = DATA_W'(both >> (8 * (W - int'(lane_reg))));
   always_comb begin
@@ -96,14 +127,16 @@ module toe_tcp_ring_writer
       m_axi_wstrb[l] = b >= 18'(lane_reg) + 18'(job_reg.skip) && b < 18'(lane_reg) + job_stream;
     end
   end
-  assign m_axi_wvalid = state_reg == ST_DATA && (!need_in || s_axis_tvalid);
+  assign m_axi_wvalid = state_reg == ST_DATA && (!need_in || in_tvalid);
   assign m_axi_wlast = burst_left_reg == 9'd1;
   wire w_take = m_axi_wvalid && m_axi_wready;
-  assign s_axis_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
+  assign in_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
 
-  // A burst is requested only once its first byte is here, so a writer whose source is
-  // slow (an application) does not hold the shared write channel while it waits.
-  assign m_axi_awvalid = state_reg == ST_ADDR && (s_axis_tvalid || !need_in);
+  // A burst is requested only once every input beat it takes is in the FIFO (or the
+  // frame's end is, for a frame shorter than its job), so W never waits on the source.
+  wire [16:0] burst_in_beats = 17'(burst) < in_left_reg ? 17'(burst) : in_left_reg;
+  wire burst_here = !need_in || in_lasts_reg != '0 || 17'(in_count_reg) >= burst_in_beats;
+  assign m_axi_awvalid = state_reg == ST_ADDR && burst_here;
   assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
   assign m_axi_awlen = 8'(burst - 9'd1);
 
@@ -136,23 +169,23 @@ module toe_tcp_ring_writer
         prev_reg <= cur;
         if (need_in) begin
           in_left_reg <= in_left_reg - 1'b1;
-          if (s_axis_tlast && in_left_reg != 17'd1) begin
+          if (in_tlast && in_left_reg != 17'd1) begin
             in_ended_reg <= 1'b1;   // frame shorter than the job
             stat_len_err <= 1'b1;
           end
-          if (s_axis_tlast && in_left_reg == 17'd1 && s_axis_tkeep != last_keep)
+          if (in_tlast && in_left_reg == 17'd1 && in_tkeep != last_keep)
             stat_len_err <= 1'b1;   // right number of beats, wrong bytes in the last one
-          if (!s_axis_tlast && in_left_reg == 17'd1) over_reg <= 1'b1;
+          if (!in_tlast && in_left_reg == 17'd1) over_reg <= 1'b1;
         end
         if (out_left_reg == 17'd1) begin
           // a frame longer than its job: cut the rest
-          if (over_reg || (need_in && !s_axis_tlast && in_left_reg == 17'd1)) begin
+          if (over_reg || (need_in && !in_tlast && in_left_reg == 17'd1)) begin
             state_reg <= ST_DRAIN;
             stat_len_err <= 1'b1;
           end else state_reg <= ST_IDLE;
         end else if (burst_left_reg == 9'd1) state_reg <= ST_ADDR;
       end
-      ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) state_reg <= ST_IDLE;
+      ST_DRAIN: if (in_tvalid && in_tlast) state_reg <= ST_IDLE;
       default: state_reg <= ST_IDLE;
     endcase
     if (rst) state_reg <= ST_IDLE;
