@@ -210,4 +210,10 @@ module toe_tcp_ring_writer
     b_count_reg <= b_have - ((m_done_valid && m_done_ready) ? pend_bursts : 17'd0);
     if (rst) b_count_reg <= '0;
   end
+
+`ifndef SYNTHESIS
+  // Inside a burst the W channel never waits on the source: its beats were all here.
+  always @(posedge clk) if (!rst && state_reg == ST_DATA && need_in)
+    assert (in_tvalid) else $error("toe_tcp_ring_writer: W waits for input inside a burst");
+`endif
 endmodule
