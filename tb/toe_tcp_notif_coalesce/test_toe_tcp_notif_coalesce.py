@@ -16,28 +16,10 @@ import pytest
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 import runner
+from tcp_notif import CLOSED, DATA, FAILED, NEW, PEER_FIN, RESET, TX_SPACE, pack_notif, unpack_notif
 from tbutil import TB
 
-SID_W = 20
-NEW, DATA, PEER_FIN, CLOSED, RESET, FAILED, TX_SPACE = range(7)
 SESSIONS = 16
-
-
-def pack(session, kind, length, tup=(0, 0, 0)):
-    ip, rport, lport = tup
-    v = session
-    for val, w in ((kind, 3), (length, 16), (ip, 32), (rport, 16), (lport, 16)):
-        v = v << w | val
-    return v
-
-
-def unpack(v):
-    lport, v = v & 0xFFFF, v >> 16
-    rport, v = v & 0xFFFF, v >> 16
-    ip, v = v & 0xFFFFFFFF, v >> 32
-    length, v = v & 0xFFFF, v >> 16
-    kind, session = v & 7, v >> 3
-    return session, kind, length, ip, rport, lport
 
 
 def life(rng, sid):
@@ -110,7 +92,7 @@ async def slow_application(dut):
             kind, length, sid, tup = lst.pop(0)
             if not lst:
                 pending.remove(lst)
-            cur = pack(sid, kind, length, tup or (0, 0, 0))
+            cur = pack_notif(sid, kind, length, *(tup or (0, 0, 0)))
         dut.s_valid.value = int(cur is not None)
         dut.s_notif.value = cur or 0
         await consumer_state()
@@ -124,7 +106,7 @@ async def slow_application(dut):
                 wait += 1
                 worst_wait = max(worst_wait, wait)
         if dut.m_valid.value and dut.m_ready.value:
-            sid, kind, length, *tup = unpack(int(dut.m_notif.value))
+            sid, kind, length, tup = unpack_notif(int(dut.m_notif.value))
             got[sid].append((kind, length, tuple(tup)))
             split += kind == DATA and length == 0xFFFF
             if kind in (CLOSED, RESET, FAILED):

@@ -21,9 +21,9 @@ import pytest
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 import runner
+from tcp_notif import CLOSED, DATA, NEW, PEER_FIN, RESET, pack_notif, unpack_notif
 from tbutil import TB
 
-NEW, DATA, PEER_FIN, CLOSED, RESET, FAILED = range(6)
 TAG_NONE = 7
 SESSIONS = 16
 
@@ -33,21 +33,6 @@ def pack_job(session, tag, offset, length, reassembled=0):
     for val, w in ((tag, 3), (0x10000, 48), (offset & 0xFFFFFFFF, 32), (length, 17), (0, 16), (reassembled, 16)):
         v = v << w | val
     return v
-
-
-def pack_notif(session, kind, length, ip, rport, lport):
-    v = session
-    for val, w in ((kind, 3), (length, 16), (ip, 32), (rport, 16), (lport, 16)):
-        v = v << w | val
-    return v
-
-
-def unpack_notif(v):
-    lport, v = v & 0xFFFF, v >> 16
-    rport, v = v & 0xFFFF, v >> 16
-    ip, v = v & 0xFFFFFFFF, v >> 32
-    length, v = v & 0xFFFF, v >> 16
-    return v >> 3, v & 7, length, (ip, rport, lport)
 
 
 class Model:
