@@ -22,6 +22,13 @@ test: setup
 clean:
 	rm -rf build
 
+# The memory port's own clock in every simulation (toe-sim, toe-harness, toe-bench): 300 MHz,
+# the user clock of a DDR4-2400 controller with a 512-bit AXI port (MEM_CLK_MHZ=0: the
+# memory runs on the core clock, no crossing)
+MEM_CLK_MHZ ?= 300
+MEM_CLK_G := -GMEM_CLK_MHZ=$(MEM_CLK_MHZ)
+MEM_CLK_D := -DTOE_MEM_CLK_MHZ=$(MEM_CLK_MHZ)
+
 # ---- toe-sim: the Verilator harness on a TAP device ----
 SIM_DATA_W ?= 64
 SIM_OBJ := build/toe-sim-obj-$(SIM_DATA_W)
@@ -30,9 +37,9 @@ build/toe-sim-$(SIM_DATA_W): $(RTL_FILES) sim/toe_sim.cpp sim/toe_sim_model.h si
 	@mkdir -p build
 	@echo "building $@ (Verilator, a minute or two; ccache makes rebuilds fast)"
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
-	  --assert --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) -Mdir $(SIM_OBJ) -o toe-sim \
+	  --assert --top-module toe_sim_top -GDATA_W=$(SIM_DATA_W) $(MEM_CLK_G) -Mdir $(SIM_OBJ) -o toe-sim \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
-	  -CFLAGS "-O2 -DTOE_DATA_W=$(SIM_DATA_W) -I$(CURDIR)/sim" \
+	  -CFLAGS "-O2 -DTOE_DATA_W=$(SIM_DATA_W) $(MEM_CLK_D) -I$(CURDIR)/sim" \
 	  $(RTL_FILES) sim/toe_sim.cpp > build/toe-sim-$(SIM_DATA_W).log 2>&1 \
 	  || { tail -30 build/toe-sim-$(SIM_DATA_W).log; exit 1; }
 	@cp $(SIM_OBJ)/toe-sim $@.tmp && mv -f $@.tmp $@   # rename: a running toe-sim keeps its file
@@ -46,10 +53,10 @@ build/toe-harness-%: $(RTL_FILES) sim/toe_harness.cpp sim/toe_sim_model.h sim/to
 	@mkdir -p build
 	@echo "building $@ (Verilator)"
 	@$(ENV) && verilator --cc --exe --build -j $(JOBS) -O3 --output-split-cfuncs 1000 --trace-fst -Wno-fatal -Wno-lint -Wno-style \
-	  --assert --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) \
+	  --assert --top-module toe_sim_top -GDATA_W=$* -GAPPS_EN=0 -GMAX_SESSIONS=$(HARNESS_SESSIONS) $(MEM_CLK_G) \
 	  -Mdir build/toe-harness-obj-$* -o toe-harness \
 	  -MAKEFLAGS "CFG_CXXFLAGS_PCH_I=-include" \
-	  -CFLAGS "-O2 -DTOE_DATA_W=$* -DTOE_MAX_SESSIONS=$(HARNESS_SESSIONS) -I$(CURDIR)/sim" \
+	  -CFLAGS "-O2 -DTOE_DATA_W=$* -DTOE_MAX_SESSIONS=$(HARNESS_SESSIONS) $(MEM_CLK_D) -I$(CURDIR)/sim" \
 	  $(RTL_FILES) sim/toe_harness.cpp > build/toe-harness-$*.log 2>&1 \
 	  || { tail -30 build/toe-harness-$*.log; exit 1; }
 	@cp build/toe-harness-obj-$*/toe-harness $@.tmp && mv -f $@.tmp $@
@@ -75,7 +82,7 @@ synth: setup
 	@bash syn/synth.sh
 
 lint: setup
-	@$(ENV) && for top in toe_top toe_sim_top; do \
+	@$(ENV) && for top in toe_top "toe_top -GMEM_ASYNC=1" toe_sim_top "toe_sim_top -GMEM_CLK_MHZ=300"; do \
 	  verilator --lint-only -Wall $(CURDIR)/syn/lint.vlt $(addprefix $(CURDIR)/,$(RTL_FILES)) --top-module $$top || exit 1; \
 	done && echo "lint: clean"
 
@@ -85,8 +92,8 @@ lint: setup
 BENCH_MEM_DDR4 ?= 1
 BENCH_MEM_DATA_W ?= 512
 BENCH_SENDERS ?= 64
-BENCH_G := -GAPP_SENDERS=$(BENCH_SENDERS) -GMEM_DDR4=$(BENCH_MEM_DDR4) -GMEM_DATA_W=$(BENCH_MEM_DATA_W)
-BENCH_D := -DTOE_APP_SENDERS=$(BENCH_SENDERS) -DTOE_MEM_DATA_W=$(BENCH_MEM_DATA_W)
+BENCH_G := -GAPP_SENDERS=$(BENCH_SENDERS) -GMEM_DDR4=$(BENCH_MEM_DDR4) -GMEM_DATA_W=$(BENCH_MEM_DATA_W) $(MEM_CLK_G)
+BENCH_D := -DTOE_APP_SENDERS=$(BENCH_SENDERS) -DTOE_MEM_DATA_W=$(BENCH_MEM_DATA_W) $(MEM_CLK_D)
 build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h | setup
 	@mkdir -p build
 	@echo "building $@ (Verilator)"

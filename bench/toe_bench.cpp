@@ -140,7 +140,6 @@ struct Peer {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> got;   // (first-byte cycle, frame)
     uint64_t out_start = 0, first_in = 0, app_rx = 0, app_tx = 0;
     size_t off = 0;
-    uint64_t mem_rd_beats = 0, mem_wr_beats = 0;   // memory port beats (probes of toe_sim_top)
     WirePacer wire, wire_out;                      // peer -> engine, engine -> peer
     explicit Peer(Sim& s) : sim(s) {}
     void step() {
@@ -161,8 +160,6 @@ struct Peer {
         }
         if (sim->tcp_app_rx_beat && !app_rx) app_rx = sim.cycles();
         if (sim->tcp_app_tx_beat && !app_tx) app_tx = sim.cycles();
-        mem_rd_beats += sim->mem_rd_beat;
-        mem_wr_beats += sim->mem_wr_beat;
         if (sim->m_mac_tx_axis_tvalid && sim->m_mac_tx_axis_tready) {
             if (cur_out.empty()) out_start = sim.cycles();
             for (int i = 0; i < W; ++i)
@@ -528,14 +525,14 @@ void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
     Flows fl(p, 1460);
     size_t refused = fl.open(7, base, sessions, uint32_t(total / sessions + 65536));
     uint32_t drops0 = engine_drops(p);
-    uint64_t rd0 = p.mem_rd_beats, wr0 = p.mem_wr_beats;
+    uint64_t rd0 = p.sim->mem_rd_beats, wr0 = p.sim->mem_wr_beats;   // memory port beats (probes)
     Meter m{total};
     for (uint64_t end = p.sim.cycles() + patience(total, 1460); !m.t1 && p.sim.cycles() < end;) {
         fl.step();
         m.at(fl.rcvd(), p.sim.cycles());
     }
     uint64_t echoed = fl.rcvd();
-    double dram = echoed ? double((p.mem_rd_beats - rd0) + (p.mem_wr_beats - wr0)) * MEM_BYTES / double(echoed) : 0.0;
+    double dram = echoed ? double((p.sim->mem_rd_beats - rd0) + (p.sim->mem_wr_beats - wr0)) * MEM_BYTES / double(echoed) : 0.0;
     fl.close();
     uint32_t drops = engine_drops(p) - drops0, left = sessions_in_use(p);
     double value = m.bytes_per_cycle() / payload_limit(1460);

@@ -3,7 +3,9 @@ rtl/lib/toe_skid_buffer.sv
 rtl/lib/toe_axis_register.sv
 rtl/lib/toe_fifo.sv
 rtl/lib/toe_axis_fifo.sv
+rtl/lib/toe_async_fifo.sv
 rtl/lib/toe_axis_async_fifo.sv
+rtl/lib/toe_axi_cdc.sv
 rtl/lib/toe_axis_arb_mux.sv
 rtl/lib/toe_axis_demux.sv
 rtl/lib/toe_axis_width_conv.sv

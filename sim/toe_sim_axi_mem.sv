@@ -92,7 +92,10 @@ module toe_sim_axi_mem #(
   logic dir_w_reg;              // the bus is writing
   int unsigned run_reg;         // beats since it last turned
   int unsigned refresh_cnt_reg;
-  assign s_axi_wready = aw_q.size() != 0 && (!SHARED || wbuf_reg < WBUF_BEATS);
+  // W is ready from registers only (the AW queue is updated by blocking calls, which a
+  // master on this clock could see before or after this edge's update).
+  int unsigned aw_open_reg;     // AW bursts accepted whose last W beat has not come
+  assign s_axi_wready = aw_open_reg != 0 && (!SHARED || wbuf_reg < WBUF_BEATS);
   assign s_axi_bresp = 2'b00;
   assign s_axi_rresp = 2'b00;
   // B and R outputs are registers, recomputed from the queues at every clock edge.
@@ -114,8 +117,10 @@ module toe_sim_axi_mem #(
       dir_w_reg <= 1'b0;
       run_reg <= '0;
       refresh_cnt_reg <= '0;
+      aw_open_reg <= '0;
     end else begin : step
       automatic int unsigned fetched = fetched_reg;     // after this cycle's R beat and fetches
+      automatic logic burst_done = 1'b0;                // this cycle's W beat ends its burst
       cycle <= cycle + 1;
       if (SHARED) begin
         automatic longint c = credit_reg + longint'(BYTES_PER_KCYCLE);
@@ -169,9 +174,11 @@ module toe_sim_axi_mem #(
           automatic burst_t b = aw_q.pop_front();
           b.due = cycle + 64'(WRITE_LATENCY);
           b_q.push_back(b);
+          burst_done = 1'b1;
           w_beat <= '0;
         end else w_beat <= w_beat + 1'b1;
       end
+      aw_open_reg <= aw_open_reg + int'(s_axi_awvalid) - int'(burst_done);
       if (s_axi_bvalid && s_axi_bready) void'(b_q.pop_front());
       if (s_axi_rvalid && s_axi_rready) begin
         if (s_axi_rlast) begin

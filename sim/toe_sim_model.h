@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// toe_sim_model.h: the Verilated toe_sim_top with clock/reset, AXI4-Lite access, FST
-// tracing and one-beat access to its wide and narrow stream ports. Shared by toe-sim
-// (TAP bridge) and toe-bench (cycle-accurate benchmarks).
+// toe_sim_model.h: the Verilated toe_sim_top with its clocks and resets, AXI4-Lite
+// access, FST tracing and one-beat access to its wide and narrow stream ports. Shared by
+// toe-sim (TAP bridge), toe-harness and toe-bench (cycle-accurate benchmarks).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -17,6 +17,16 @@
 #include "verilated_fst_c.h"
 
 constexpr int W = TOE_DATA_W / 8;   // bytes per beat
+
+// The clocks, as half periods in ps: the core at the reference clock of the width
+// (156.25 MHz at 64 bits, 322 MHz at 512), and the memory port's own clock when the build
+// gives one (TOE_MEM_CLK_MHZ, the same figure as toe_sim_top's MEM_CLK_MHZ; 0: the memory
+// runs on the core clock and mem_clk stays still).
+#ifndef TOE_MEM_CLK_MHZ
+#define TOE_MEM_CLK_MHZ 0
+#endif
+constexpr uint64_t CORE_HALF_PS = TOE_DATA_W == 64 ? 3200 : 1553;
+constexpr uint64_t MEM_HALF_PS = TOE_MEM_CLK_MHZ ? 500000 / TOE_MEM_CLK_MHZ : 0;
 
 // The wire: 10G at 64 bits (156.25 MHz), 100G at 512 bits (322 MHz), in bytes per cycle.
 // A frame of n bytes (without FCS) occupies it for n + 24 bytes (FCS, preamble, IFG).
@@ -120,21 +130,21 @@ class Sim {
             fst_->open(fst_path.c_str());
         }
         top_->rst = 1;
+        top_->mem_rst = 1;
         for (int i = 0; i < 8; ++i) step();
         top_->rst = 0;
+        top_->mem_rst = 0;
         step();
     }
     ~Sim() { if (fst_) fst_->close(); top_->final(); }
 
     Vtoe_sim_top* operator->() { return top_.get(); }
 
+    // One cycle of the core clock (its falling, then its rising edge), with the memory
+    // clock's edges that fall into it in time order (an edge of both at once in one eval).
     void step() {
-        top_->clk = 0;
-        top_->eval();
-        if (fst_) fst_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (fst_) fst_->dump(2 * cycle_ + 1);
+        core_edge(0);
+        core_edge(1);
         ++cycle_;
     }
     uint64_t cycles() const { return cycle_; }
@@ -181,8 +191,29 @@ class Sim {
     }
 
   private:
+    void core_edge(uint8_t level) {
+        now_ps_ += CORE_HALF_PS;
+        while (MEM_HALF_PS && mem_edge_ps_ < now_ps_) {
+            top_->mem_clk = !top_->mem_clk;
+            eval(mem_edge_ps_);
+            mem_edge_ps_ += MEM_HALF_PS;
+        }
+        if (MEM_HALF_PS && mem_edge_ps_ == now_ps_) {
+            top_->mem_clk = !top_->mem_clk;
+            mem_edge_ps_ += MEM_HALF_PS;
+        }
+        top_->clk = level;
+        eval(now_ps_);
+    }
+    void eval(uint64_t ps) {
+        top_->eval();
+        if (fst_) fst_->dump(ps);
+    }
+
     std::unique_ptr<Vtoe_sim_top> top_;
     std::unique_ptr<VerilatedFstC> fst_;
     uint64_t cycle_ = 0;
+    uint64_t now_ps_ = 0;                  // simulated time of the last edge
+    uint64_t mem_edge_ps_ = MEM_HALF_PS;   // the memory clock's next edge
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_sim_top: what toe-sim, toe-bench and toe-harness simulate: toe_top and the
-// behavioural memory behind the TCP rings (MEM_DATA_W bits wide, MEM_LATENCY cycles per
-// read: 100 ns at 156.25 MHz for 64 bits, at 322 MHz for 512 bits; ideal, or with
-// MEM_DDR4 = 1 one DDR4-2400 x64 channel: 19.2 GB/s shared by reads and writes, refresh
-// every 7.8 us for 350 ns, 10 ns per bus turnaround, reads up to 50 ns later), with either the built-in applications
+// behavioural memory behind the TCP rings (MEM_DATA_W bits wide, MEM_LATENCY_NS per read),
+// on the core clock (MEM_CLK_MHZ = 0) or, as behind a real DDR4 controller, on its own
+// clock mem_clk of MEM_CLK_MHZ (toe_top's MEM_ASYNC crossing; the C++ model drives both
+// clocks). The memory is ideal, or with MEM_DDR4 = 1 one DDR4-2400 x64 channel: 19.2 GB/s
+// shared by reads and writes, refresh every 7.8 us for 350 ns, 10 ns per bus turnaround,
+// reads up to 50 ns later. Applications: either the built-in ones
 // (APPS_EN = 1: UDP echo on port 7; TCP echo on port 7, discard/iperf sink on port 5001,
 // pattern source on port 19, and a client that connects out on client_start) or, with
 // APPS_EN = 0, the TCP and UDP application APIs as flat ports (app_*) for a harness that
@@ -17,13 +19,16 @@ module toe_sim_top
   parameter int unsigned MAX_SESSIONS = 1024,
   parameter int unsigned RING_BYTES = 65536,
   parameter int unsigned MEM_DATA_W = 512,
-  parameter int unsigned MEM_LATENCY = DATA_W > 64 ? 32 : 16,
+  parameter int unsigned MEM_LATENCY_NS = 100, // read latency of the memory model
+  parameter int unsigned MEM_CLK_MHZ = 0,     // memory port clock (mem_clk); 0: the core clock
   parameter bit          MEM_DDR4 = 1'b0,     // 1: the memory model is a DDR4 channel (else ideal)
   parameter bit          APPS_EN = 1'b1,      // 0: the application APIs are the app_* ports
   parameter int unsigned APP_SENDERS = 4      // sender slots of the example apps (sources, parked echoes)
 ) (
   input  logic                clk,
   input  logic                rst,
+  input  logic                mem_clk,            // memory port clock when MEM_CLK_MHZ > 0
+  input  logic                mem_rst,
   input  logic                tick_us,
   input  logic [DATA_W-1:0]   s_mac_rx_axis_tdata,
   input  logic [DATA_W/8-1:0] s_mac_rx_axis_tkeep,
@@ -59,8 +64,8 @@ module toe_sim_top
   output logic [63:0]         tcp_discard_bytes,
   output logic                tcp_app_rx_beat,    // a TCP payload beat reaches the app (bench probe)
   output logic                tcp_app_tx_beat,    // a TCP payload beat leaves the app (bench probe)
-  output logic                mem_rd_beat,        // a read beat on the memory port (bench probe)
-  output logic                mem_wr_beat,        // a write beat on the memory port (bench probe)
+  output logic [63:0]         mem_rd_beats,       // read beats on the memory port (bench probe)
+  output logic [63:0]         mem_wr_beats,       // write beats on the memory port (bench probe)
   input  logic                client_start,       // the TCP client app (toe_app_tcp_services)
   input  logic [31:0]         client_ip,
   input  logic [15:0]         client_port,
@@ -170,8 +175,8 @@ module toe_sim_top
   logic trx_tvalid, trx_tready, trx_tlast, ttx_tvalid, ttx_tready, ttx_tlast;
 
   toe_top #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .MEM_ADDR_W(AW),
-            .MEM_ID_W(IW)) u_toe (
-    .clk, .rst, .tick_us,
+            .MEM_ID_W(IW), .MEM_ASYNC(MEM_CLK_MHZ > 0)) u_toe (
+    .clk, .rst, .mem_clk, .mem_rst, .tick_us,
     .s_mac_rx_axis_tdata, .s_mac_rx_axis_tkeep, .s_mac_rx_axis_tvalid, .s_mac_rx_axis_tready,
     .s_mac_rx_axis_tlast, .s_mac_rx_axis_tuser,
     .m_mac_tx_axis_tdata, .m_mac_tx_axis_tkeep, .m_mac_tx_axis_tvalid, .m_mac_tx_axis_tready,
@@ -220,18 +225,29 @@ module toe_sim_top
 
   assign tcp_app_rx_beat = trx_tvalid && trx_tready;
   assign tcp_app_tx_beat = ttx_tvalid && ttx_tready;
-  assign mem_rd_beat = rvalid && rready;
-  assign mem_wr_beat = wvalid && wready;
+  // The memory side's clock: mem_clk, or the core clock when the port is not crossed
+  wire m_clk = MEM_CLK_MHZ > 0 ? mem_clk : clk;
+  wire m_rst = MEM_CLK_MHZ > 0 ? mem_rst : rst;
+  always_ff @(posedge m_clk) begin
+    mem_rd_beats <= mem_rd_beats + 64'(rvalid && rready);
+    mem_wr_beats <= mem_wr_beats + 64'(wvalid && wready);
+    if (m_rst) begin
+      mem_rd_beats <= '0;
+      mem_wr_beats <= '0;
+    end
+  end
 
-  // DDR4-2400 x64 at the reference clock of the width: 156.25 MHz (64 bits) or 322 MHz
-  localparam real CLK_MHZ = DATA_W > 64 ? 322.0 : 156.25;
-  localparam int unsigned DDR4_BYTES_PER_KCYCLE = int'(19.2e9 / (CLK_MHZ * 1.0e6) * 1000.0);
-  localparam int unsigned NS_CYCLES_10 = int'(CLK_MHZ / 100.0 + 0.5);   // 10 ns
+  // DDR4-2400 x64 at the memory clock: its own, or the reference clock of the width
+  // (156.25 MHz at 64 bits, 322 MHz at 512)
+  localparam real MHZ = MEM_CLK_MHZ > 0 ? real'(MEM_CLK_MHZ) : DATA_W > 64 ? 322.0 : 156.25;
+  localparam int unsigned DDR4_BYTES_PER_KCYCLE = int'(19.2e9 / (MHZ * 1.0e6) * 1000.0);
+  localparam int unsigned NS_CYCLES_10 = int'(MHZ / 100.0 + 0.5);   // 10 ns
+  localparam int unsigned MEM_LATENCY = int'(real'(MEM_LATENCY_NS) * MHZ / 1000.0 + 0.5);
   toe_sim_axi_mem #(.DATA_W(MEM_DATA_W), .ADDR_W(AW), .ID_W(IW), .READ_LATENCY(MEM_LATENCY),
     .BYTES_PER_KCYCLE(MEM_DDR4 ? DDR4_BYTES_PER_KCYCLE : 0),
-    .REFRESH_EVERY(MEM_DDR4 ? int'(7.8 * CLK_MHZ) : 0), .REFRESH_CYCLES(MEM_DDR4 ? int'(0.35 * CLK_MHZ) : 0),
+    .REFRESH_EVERY(MEM_DDR4 ? int'(7.8 * MHZ) : 0), .REFRESH_CYCLES(MEM_DDR4 ? int'(0.35 * MHZ) : 0),
     .TURNAROUND(MEM_DDR4 ? NS_CYCLES_10 : 0), .LATENCY_JITTER(MEM_DDR4 ? MEM_LATENCY / 2 : 0)) u_mem (
-    .clk, .rst,
+    .clk(m_clk), .rst(m_rst),
     .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
     .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
     .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid), .s_axi_wready(wready),

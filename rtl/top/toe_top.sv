@@ -17,7 +17,9 @@
 // toe_pkg::udp_meta_t on tuser, valid on every beat. tick_us is a one-cycle pulse per
 // microsecond of engine time. Configuration and counters: AXI4-Lite, docs/registers.md.
 // TCP application API: docs/tcp_api.md (control channels carry toe_tcp_pkg structs as flat
-// vectors). The AXI4 master holds the per-session TCP rings (2 * RING_BYTES per session).
+// vectors). The AXI4 master holds the per-session TCP rings (2 * RING_BYTES per session);
+// with MEM_ASYNC = 1 it runs on mem_clk/mem_rst (a DDR4 controller's user clock) through
+// toe_axi_cdc, else on clk (mem_clk and mem_rst unused).
 module toe_top
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -35,7 +37,8 @@ module toe_top
   parameter int unsigned TCP_LISTEN_PORTS = 16,    // TCP listen table entries
   parameter int unsigned MEM_DATA_W    = 512,      // AXI4 data width of the memory port (a DDR4 controller's)
   parameter int unsigned MEM_ADDR_W    = 40,       // AXI4 address width
-  parameter int unsigned MEM_ID_W      = 2         // AXI4 ID width
+  parameter int unsigned MEM_ID_W      = 2,        // AXI4 ID width
+  parameter bit          MEM_ASYNC     = 1'b0      // 1: the memory port runs on mem_clk
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -150,7 +153,9 @@ module toe_top
   output logic                  tcp_dbg_rsp_valid,
   input  logic                  tcp_dbg_rsp_ready,
   output logic [$bits(toe_tcp_pkg::tcp_dbg_t)-1:0] tcp_dbg_rsp,   // tcp_dbg_t
-  // AXI4 master: TCP ring memory
+  // AXI4 master: TCP ring memory (on mem_clk when MEM_ASYNC = 1, else on clk)
+  input  logic                  mem_clk,
+  input  logic                  mem_rst,
   output logic [MEM_ID_W-1:0]   m_axi_awid,
   output logic [MEM_ADDR_W-1:0] m_axi_awaddr,
   output logic [7:0]            m_axi_awlen,
@@ -379,6 +384,15 @@ module toe_top
   logic [W-1:0] arb_tkeep;
   logic arb_tvalid, arb_tready, arb_tlast;
   logic [IPT-1:0] arb_tuser;
+  logic [MEM_ID_W-1:0] mem_awid, mem_bid, mem_arid, mem_rid;
+  logic [MEM_ADDR_W-1:0] mem_awaddr, mem_araddr;
+  logic [7:0] mem_awlen, mem_arlen;
+  logic [2:0] mem_awsize, mem_arsize;
+  logic [1:0] mem_awburst, mem_arburst, mem_bresp, mem_rresp;
+  logic [MEM_DATA_W-1:0] mem_wdata, mem_rdata;
+  logic [MEM_DATA_W/8-1:0] mem_wstrb;
+  logic mem_awvalid, mem_awready, mem_wlast, mem_wvalid, mem_wready, mem_bvalid, mem_bready,
+        mem_arvalid, mem_arready, mem_rlast, mem_rvalid, mem_rready;
   toe_tcp #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
             .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_tcp (
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
@@ -414,11 +428,14 @@ module toe_top
     .s_tx_axis_tlast(s_tcp_tx_axis_tlast),
     .dbg_req_valid(tcp_dbg_req_valid), .dbg_req_ready(tcp_dbg_req_ready), .dbg_req(tcp_dbg_req),
     .dbg_rsp_valid(tcp_dbg_rsp_valid), .dbg_rsp_ready(tcp_dbg_rsp_ready), .dbg_rsp(tcp_dbg_rsp),
-    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
-    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
-    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
-    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
+    .m_axi_awid(mem_awid), .m_axi_awaddr(mem_awaddr), .m_axi_awlen(mem_awlen), .m_axi_awsize(mem_awsize),
+    .m_axi_awburst(mem_awburst), .m_axi_awvalid(mem_awvalid), .m_axi_awready(mem_awready),
+    .m_axi_wdata(mem_wdata), .m_axi_wstrb(mem_wstrb), .m_axi_wlast(mem_wlast), .m_axi_wvalid(mem_wvalid),
+    .m_axi_wready(mem_wready), .m_axi_bid(mem_bid), .m_axi_bresp(mem_bresp), .m_axi_bvalid(mem_bvalid),
+    .m_axi_bready(mem_bready), .m_axi_arid(mem_arid), .m_axi_araddr(mem_araddr), .m_axi_arlen(mem_arlen),
+    .m_axi_arsize(mem_arsize), .m_axi_arburst(mem_arburst), .m_axi_arvalid(mem_arvalid),
+    .m_axi_arready(mem_arready), .m_axi_rid(mem_rid), .m_axi_rdata(mem_rdata), .m_axi_rresp(mem_rresp),
+    .m_axi_rlast(mem_rlast), .m_axi_rvalid(mem_rvalid), .m_axi_rready(mem_rready),
     .stat_in_segs(stat_inc[CNT_TCP_IN_SEGS]), .stat_in_errs(stat_inc[CNT_TCP_IN_ERRS]),
     .stat_out_segs(stat_inc[CNT_TCP_OUT_SEGS]), .stat_rx_overflows(stat_inc[CNT_TCP_IN_OVERFLOWS]),
     .stat_active_opens(stat_inc[CNT_TCP_ACTIVE_OPENS]), .stat_passive_opens(stat_inc[CNT_TCP_PASSIVE_OPENS]),
@@ -431,6 +448,25 @@ module toe_top
     .stat_alloc_fails(stat_inc[CNT_TCP_ALLOC_FAILS]), .stat_mem_errors(stat_inc[CNT_MEM_ERRORS]),
     .stat_app_len_errors(stat_inc[CNT_TCP_APP_LEN_ERRORS]),
     .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use)
+  );
+
+  // The TCP rings' memory port, carried to mem_clk when MEM_ASYNC = 1
+  toe_axi_cdc #(.ASYNC(MEM_ASYNC), .DATA_W(MEM_DATA_W), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_mem_cdc (
+    .s_clk(clk), .s_rst(rst),
+    .s_axi_awid(mem_awid), .s_axi_awaddr(mem_awaddr), .s_axi_awlen(mem_awlen), .s_axi_awsize(mem_awsize),
+    .s_axi_awburst(mem_awburst), .s_axi_awvalid(mem_awvalid), .s_axi_awready(mem_awready),
+    .s_axi_wdata(mem_wdata), .s_axi_wstrb(mem_wstrb), .s_axi_wlast(mem_wlast), .s_axi_wvalid(mem_wvalid),
+    .s_axi_wready(mem_wready), .s_axi_bid(mem_bid), .s_axi_bresp(mem_bresp), .s_axi_bvalid(mem_bvalid),
+    .s_axi_bready(mem_bready), .s_axi_arid(mem_arid), .s_axi_araddr(mem_araddr), .s_axi_arlen(mem_arlen),
+    .s_axi_arsize(mem_arsize), .s_axi_arburst(mem_arburst), .s_axi_arvalid(mem_arvalid),
+    .s_axi_arready(mem_arready), .s_axi_rid(mem_rid), .s_axi_rdata(mem_rdata), .s_axi_rresp(mem_rresp),
+    .s_axi_rlast(mem_rlast), .s_axi_rvalid(mem_rvalid), .s_axi_rready(mem_rready),
+    .m_clk(mem_clk), .m_rst(mem_rst),
+    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
+    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
+    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready
   );
 
   toe_axis_arb_mux #(.N(4), .DATA_W(DATA_W), .USER_W(IPT)) u_ip_arb (
