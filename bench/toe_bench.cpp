@@ -270,6 +270,7 @@ struct Flows {
     uint16_t base_port;
     size_t rr = 0, seen = 0;
     uint64_t fast_rexmits = 0, timeouts = 0, rexmit_segs = 0;
+    uint64_t engine_data_segs = 0, engine_pure_acks = 0;   // the engine's frames to the flows
     // ACKs that repeat SND.UNA with data in flight but carry another window: RFC 5681 (and
     // Linux) does not count them as duplicates, so they cannot trigger fast retransmit
     uint64_t dupacks_window_moved = 0;
@@ -316,6 +317,8 @@ struct Flows {
     void on_engine_frame(const TcpOut& o, uint64_t now) {
         Flow* x = o.tcp ? of(o.dport) : nullptr;
         if (!x) return;
+        if (o.len > 0) ++engine_data_segs;
+        else if (o.flags == 0x10) ++engine_pure_acks;
         if (o.flags & 0x10) {
             uint32_t flight = x->snd_max - x->snd_una;
             if (seq_lt(x->snd_una, o.ack) && !seq_lt(x->snd_max, o.ack)) {      // new data acknowledged
@@ -502,18 +505,19 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
     double lim = payload_limit(seg);
     double frx = mrx.bytes_per_cycle() / lim, ftx = mtx.bytes_per_cycle() / lim;
     double value = rx && tx ? std::min(frx, ftx) : rx ? frx : ftx;
-    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %5u %8llu %s\n", dir, sessions, seg, value, drops,
+    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %5u %8llu %8llu %s\n", dir, sessions, seg, value, drops,
                 (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, left,
-                (unsigned long long)fl.dupacks_window_moved,
+                (unsigned long long)fl.dupacks_window_moved, (unsigned long long)fl.engine_pure_acks,
                 refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", \"direction\": \"%s\", "
                            "\"sessions\": %zu, \"payload\": %zu, \"value\": %.4f, \"rx_value\": %.4f, \"tx_value\": %.4f, "
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
-                           "\"peer_dupacks_window_moved\": %llu}\n",
+                           "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu}\n",
                            TOE_DATA_W, dir, sessions, seg, value, rx ? frx : 0.0, tx ? ftx : 0.0, drops,
                            (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, refused,
-                           left, (unsigned long long)fl.dupacks_window_moved);
+                           left, (unsigned long long)fl.dupacks_window_moved, (unsigned long long)fl.engine_data_segs,
+                           (unsigned long long)fl.engine_pure_acks);
 }
 
 // Echo goodput: n sessions to the echo app (port 7), the peer sending 1460-byte segments
@@ -559,25 +563,40 @@ void tcp_latency_bench(Peer& p, FILE* json) {
     ++seq;
     p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x10, 0));
     for (int i = 0; i < 500; ++i) p.step();
-    std::printf("\nTCP (one connection to the echo app, memory read latency %d cycles)\n",
-                TOE_DATA_W == 64 ? 16 : 32);
+    std::printf("\nTCP (one connection to the echo app; memory reads 100 ns and more, memory clock %s)\n",
+                TOE_MEM_CLK_MHZ ? (std::to_string(TOE_MEM_CLK_MHZ) + " MHz").c_str() : "the core clock");
     std::printf("  SYN in -> SYN-ACK out: %llu cycles (Sidler 2015: 176)\n", (unsigned long long)syn_ack);
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"syn_to_synack_cycles\", \"value\": %llu}\n",
                            TOE_DATA_W, (unsigned long long)syn_ack);
-    std::printf("  %8s %18s %18s\n", "payload", "RX latency (cy)", "TX latency (cy)");
+    // Each size LATENCY_RUNS times: the memory model's refresh and read jitter fall on a
+    // run or not; the median is the figure, min and max beside it.
+    constexpr int LATENCY_RUNS = 9;
+    std::printf("  %8s %24s %24s\n", "payload", "RX latency (cy) med/min/max", "TX latency (cy) med/min/max");
     for (size_t n : {1, 64, 536, 1460}) {
-        p.clear();
-        p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x18, n));
-        uint64_t out = p.until([&](const TcpOut& o) { return o.tcp && o.len > 0; });
-        uint64_t rx = p.app_rx - p.first_in, tx = out - p.app_tx;
-        seq += uint32_t(n);
-        eng += uint32_t(n);
-        p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x10, 0));
-        for (int i = 0; i < 2000; ++i) p.step();
-        std::printf("  %8zu %18llu %18llu\n", n, (unsigned long long)rx, (unsigned long long)tx);
+        std::vector<uint64_t> rxs, txs;
+        for (int r = 0; r < LATENCY_RUNS; ++r) {
+            p.clear();
+            p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x18, n));
+            uint64_t out = p.until([&](const TcpOut& o) { return o.tcp && o.len > 0; });
+            rxs.push_back(p.app_rx - p.first_in);
+            txs.push_back(out - p.app_tx);
+            seq += uint32_t(n);
+            eng += uint32_t(n);
+            p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x10, 0));
+            for (int i = 0; i < 2000 + 97 * r; ++i) p.step();   // runs start at other refresh phases
+        }
+        std::sort(rxs.begin(), rxs.end());
+        std::sort(txs.begin(), txs.end());
+        uint64_t rx = rxs[LATENCY_RUNS / 2], tx = txs[LATENCY_RUNS / 2];
+        std::printf("  %8zu %14llu / %3llu / %3llu %14llu / %3llu / %3llu\n", n, (unsigned long long)rx,
+                    (unsigned long long)rxs.front(), (unsigned long long)rxs.back(), (unsigned long long)tx,
+                    (unsigned long long)txs.front(), (unsigned long long)txs.back());
         if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"payload\": %zu, "
-                               "\"rx_latency_cycles\": %llu, \"tx_latency_cycles\": %llu}\n",
-                               TOE_DATA_W, n, (unsigned long long)rx, (unsigned long long)tx);
+                               "\"rx_latency_cycles\": %llu, \"tx_latency_cycles\": %llu, \"rx_latency_min\": %llu, "
+                               "\"rx_latency_max\": %llu, \"tx_latency_min\": %llu, \"tx_latency_max\": %llu, \"runs\": %d}\n",
+                               TOE_DATA_W, n, (unsigned long long)rx, (unsigned long long)tx,
+                               (unsigned long long)rxs.front(), (unsigned long long)rxs.back(),
+                               (unsigned long long)txs.front(), (unsigned long long)txs.back(), LATENCY_RUNS);
     }
 
     p.to_send.push_back(tcp_segment(sport, 7, seq, eng, 0x04, 0));   // frees its session
@@ -588,8 +607,8 @@ void tcp_latency_bench(Peer& p, FILE* json) {
 void tcp_goodput_bench(Peer& p, FILE* json) {
     std::printf("\nTCP goodput (peer as Linux: slow start, fast retransmit, RTO; ACKs every second\n"
                 "segment; both directions paced at the wire rate); value = payload over its wire limit\n");
-    std::printf("  %5s %8s %6s %8s %8s %6s %5s %6s %5s %8s\n", "dir", "sessions", "seg", "value", "drops", "fastrx",
-                "rto", "eng-rx", "left", "dup-wnd");
+    std::printf("  %5s %8s %6s %8s %8s %6s %5s %6s %5s %8s %8s\n", "dir", "sessions", "seg", "value", "drops", "fastrx",
+                "rto", "eng-rx", "left", "dup-wnd", "eng-ack");
     uint16_t base = 30000;
     for (size_t n : {64, 128, 256, 536, 1024, 1460}) { goodput(p, json, "rx", 1, n, base); base += 1; }
     for (const char* dir : {"rx", "tx", "both"})
