@@ -748,7 +748,11 @@ module toe_tcp_core
                   ns.ooo = reasm.set;
                   trimmed = head != '0 || take != 32'(g.length) || reasm.joined != '0;
                   data_end = ns.rcv_nxt;
-                  if (s.dack_one || g.flags[F_PSH] || take < 32'(ns.mss) || trimmed) ack_now = 1'b1;
+                  // an ACK for every second full-sized segment (RFC 1122 4.2.3.2), at once
+                  // for a short or trimmed one; PSH does not hurry it (as in Linux: on a
+                  // bulk stream whose every segment has PSH, an ACK per segment took 5.5 %
+                  // of the engine's own TX wire)
+                  if (s.dack_one || take < 32'(ns.mss) || trimmed) ack_now = 1'b1;
                   else begin
                     ns.dack_one = 1'b1;
                     if (!s.dack_on) begin
