@@ -6,6 +6,7 @@ must name their request, in order, and every response must be OKAY. Channels run
 random idle cycles and random BREADY/RREADY back-pressure, with the core clock slower
 than, faster than and equal in frequency to the memory clock, and with ASYNC = 0 (wires
 on one clock)."""
+import os
 import random
 from collections import deque
 from pathlib import Path
@@ -143,9 +144,8 @@ async def run_traffic(dut, s_period, m_period, idle, bp, seed):
                     n = rng.randrange(1, 17)
                     rb = rng.randrange(0, words // 2 - n)
                     reads.append(read_burst(rb, n))
-        if phase == 0:
+        if phase == 0:   # the first half is written before any read of it
             await wait(lambda: len(b.got) == len(b_expect), "write responses")
-            # freeze the shadow of the first half: phase 2 writes only the second half
     await wait(lambda: len(b.got) == len(b_expect), "write responses")
     assert [x["id"] for x in b.got] == b_expect, "BID out of order or wrong"
     assert all(x["resp"] == 0 for x in b.got)
@@ -173,7 +173,6 @@ CLOCKS = [(6400, 3334), (3106, 3334), (3334, 3334)]
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
 async def traffic(dut):
-    import os
     s, m, idle, bp, seed = (float(x) for x in os.environ["CDC_CASE"].split(","))
     if not int(dut.ASYNC.value):
         m = s
