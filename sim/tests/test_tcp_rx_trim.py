@@ -19,7 +19,7 @@ def test_straddling_segments_are_trimmed_byte_exact(data_w):
 
         def seg(seq, payload=b"", flags="PA"):
             e.inject_tcp(40000, 7, flags, seq, ack=isn + 1, payload=payload)
-            e.run(200)
+            e.run(300)   # past the delayed ACK (200 us) a lone full segment waits for
 
         def last_ack():
             frames = [p for _, p in e.frames]

@@ -12,7 +12,7 @@ def connect(e):
 
     def seg(seq, payload=b"", flags="PA", ack=0):
         e.inject_tcp(40000, 7, flags, seq, ack=isn + 1 + ack, payload=payload)
-        e.run(200)
+        e.run(300)   # past the delayed ACK (200 us) a lone full segment waits for
     return s, seg
 
 
