@@ -216,9 +216,11 @@ module toe_tcp_core
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en;
   sess_t wr_sess;
+  // The post stage writes a record in the cycle the next event reads it: a read of the
+  // record being written returns what is written (forwarding of the in-flight update).
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_addr] <= wr_sess;
-    rd_sess <= mem[rd_addr];
+    rd_sess <= wr_en && wr_addr == rd_addr ? wr_sess : mem[rd_addr];
   end
 
   // ---------------- output queues ----------------
@@ -228,7 +230,9 @@ module toe_tcp_core
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
   logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
-  tcp_tx_cmd_t cmd;
+  tcp_tx_cmd_t cmd, post_cmd;
+  logic [SW-1:0] sid_reg;      // the session of the event in progress
+  logic post_cmd_valid_reg, post_write_reg;
   tcp_notif_t nt;
   tcp_ring_job_t rxw, rxw2_reg, rdj, txw;
   tcp_tx_rsp_t txr;
@@ -238,7 +242,7 @@ module toe_tcp_core
   logic sq_valid, sq_pop;
   logic [SW-1:0] sq_sid;
 
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_q_cmd (.clk, .rst, .s_data(cmd), .s_valid(do_cmd),
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_q_cmd (.clk, .rst, .s_data(post_cmd), .s_valid(post_cmd_valid_reg),
     .s_ready(q_cmd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_cmd), .m_valid(m_cmd_valid),
     .m_ready(m_cmd_ready), .uncommitted());
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),
@@ -266,7 +270,7 @@ module toe_tcp_core
     .s_ready(q_dbg_ready), .commit(1'b0), .rewind(1'b0), .m_data(dbg_rsp), .m_valid(dbg_rsp_valid),
     .m_ready(dbg_rsp_ready), .uncommitted());
   // Send queue: sessions with more to send; each session is in it at most once.
-  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(wr_addr), .s_valid(do_sendq),
+  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(sid_reg), .s_valid(do_sendq),
     .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
     .uncommitted());
 
@@ -277,7 +281,8 @@ module toe_tcp_core
   logic [SW-1:0] fire_sid;
   typedef struct packed {logic [SW-1:0] sid; logic on; logic [31:0] at;} arm_t;
   arm_t arm_in, arm_out;
-  toe_fifo #(.WIDTH($bits(arm_t)), .DEPTH(4)) u_q_arm (.clk, .rst, .s_data(arm_in), .s_valid(do_arm),
+  logic [3:0] arm_count_reg;   // entries in the timer wheel's queue (it takes none while it initializes)
+  toe_fifo #(.WIDTH($bits(arm_t)), .DEPTH(8)) u_q_arm (.clk, .rst, .s_data(arm_in), .s_valid(do_arm),
     .s_ready(arm_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(arm_out), .m_valid(arm_valid),
     .m_ready(arm_ready), .uncommitted());
   toe_tcp_timer_wheel #(.MAX_SESSIONS(MAX_SESSIONS)) u_wheel (
@@ -287,23 +292,30 @@ module toe_tcp_core
 
   always_ff @(posedge clk) begin
     rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);
-    cmd_count_reg <= cmd_count_reg + 5'(do_cmd) - 5'(m_cmd_valid && m_cmd_ready);
+    cmd_count_reg <= cmd_count_reg + 5'(post_cmd_valid_reg) - 5'(m_cmd_valid && m_cmd_ready);
+    arm_count_reg <= arm_count_reg + 4'(do_arm) - 4'(arm_valid && arm_ready);
     if (rst) begin
       rxw_count_reg <= '0;
       cmd_count_reg <= '0;
+      arm_count_reg <= '0;
     end
   end
   // Room for what each kind of event may emit. An event is only picked when its outputs
   // fit, and it needs room only in queues whose consumers never wait on the core's other
   // outputs: a read completion must get through while the app waits for notifications.
   wire rxw_room = rxw_count_reg <= 5'd13;
+  // The segment command and the timer wheel's entry of an event are pushed by its post
+  // stage, in the cycle the next event may be picked: that one needs room beside them.
+  wire [4:0] cmd_count = cmd_count_reg + 5'(post_cmd_valid_reg);
+  wire cmd_room = cmd_count < 5'd16;
+  wire arm_room = arm_count_reg + 4'(post_write_reg) < 4'd8;
   // Data is sent only while the segment command queue is short (fewer than four): the
   // queue drains at the wire's pace, and data commands that filled it would shut out the
   // received segments (the peer's ACKs) that need one command each, until the input FIFO
   // overflowed (64 sessions sending at 10G: a third of the peer's ACKs dropped). An event
   // that has data to send while it is long puts the session in the send queue, which is
   // served only while it is short.
-  wire sendq_room = cmd_count_reg < 5'd4;
+  wire sendq_room = cmd_count < 5'd4;
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
@@ -317,7 +329,6 @@ module toe_tcp_core
   event_e ev_reg;
   logic [3:0] last_ev_reg;
   logic [SW:0] init_reg;
-  logic [SW-1:0] sid_reg;
   logic new_reg, found_reg, listening_reg, capped_reg;
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
@@ -332,15 +343,15 @@ module toe_tcp_core
   logic [N_EV-1:0] ev_valid;
   assign ev_valid = {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
-                     fire_valid && q_cmd_ready && q_notif_ready && rxw_room,        // timer
-                     sq_valid && q_cmd_ready && sendq_room,                         // send queue
-                     s_seg_valid && q_cmd_ready && q_notif_ready && rxw_room && q_steer_ready,
+                     fire_valid && cmd_room && q_notif_ready && rxw_room,        // timer
+                     sq_valid && cmd_room && sendq_room,                         // send queue
+                     s_seg_valid && cmd_room && q_notif_ready && rxw_room && q_steer_ready,
                      tx_req_valid && q_txrsp_ready && q_txw_ready,
                      rd_req_valid && q_rd_ready,
-                     close_req_valid && q_cmd_ready && q_notif_ready && rxw_room,
-                     open_req_valid && q_openrsp_ready && q_cmd_ready,
-                     s_txw_done_valid && q_cmd_ready,
-                     s_rd_done_valid && q_cmd_ready};
+                     close_req_valid && cmd_room && q_notif_ready && rxw_room,
+                     open_req_valid && q_openrsp_ready && cmd_room,
+                     s_txw_done_valid && cmd_room,
+                     s_rd_done_valid && cmd_room};
   logic ev_any;
   event_e ev_pick;
   always_comb begin
@@ -356,7 +367,7 @@ module toe_tcp_core
     end
   end
   // every event may change a deadline: it starts only when the wheel's queue has room
-  wire start = state_reg == ST_IDLE && ev_any && arm_q_ready;
+  wire start = state_reg == ST_IDLE && ev_any && arm_room;
 
   assign s_rd_done_ready  = start && ev_pick == EV_RD_DONE;
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
@@ -415,6 +426,7 @@ module toe_tcp_core
   logic [31:0] send_seq, rst_ack;
   logic [15:0] send_len;
   logic rst_with_ack;
+  logic adv_move, window_live;   // the segment moves the advertised edge / carries the window
 
   // ISN of a new session (passive or active open): asked for after the session-table
   // answer (an open learns its local port there), a few cycles per SYN
@@ -452,8 +464,8 @@ module toe_tcp_core
   // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
   // a data segment or FIN we send then keeps the edge too, which only delays its opening
   // until the hole fills (one rule for every segment, as the window is one field)
-  function automatic logic [31:0] adv_edge_of(input sess_t x, input sess_t was);
-    return adv_edge(x.rcv_adv, x.rcv_nxt, x.rx_read, x.mss, x.ooo[0].on && x.rcv_nxt == was.rcv_nxt, RING, MAX_WIN);
+  function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] was_rcv_nxt);
+    return adv_edge(x.rcv_adv, x.rcv_nxt, x.rx_read, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
 
   always_comb begin
@@ -895,7 +907,7 @@ module toe_tcp_core
         ns.rx_read = s.rx_read + 32'(done_reg.length);
         // window update when the window was under half the ring and opens by a step
         if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
-          if (wnd < (RING >> 1) && adv_edge_of(ns, s) != s.rcv_adv) ack_now = 1'b1;
+          if (wnd < (RING >> 1) && adv_edge_of(ns, s.rcv_nxt) != s.rcv_adv) ack_now = 1'b1;
       end
       EV_TXW_DONE: begin
         ns.tx_done = s.tx_done + 32'(done_reg.length);
@@ -1104,11 +1116,13 @@ module toe_tcp_core
       ns.state = FREE;
     end
 
-    // ---- build the segment command ----
-    if (send != SEND_NONE && send != SEND_RST) ns.rcv_adv = adv_edge_of(ns, s);
+    // ---- build the segment command; the post stage moves the advertised edge (every
+    // segment but an RST) and writes the window into it (every one but a SYN or RST) ----
+    adv_move = send != SEND_NONE && send != SEND_RST;
+    window_live = adv_move && send != SEND_SYN;
     cmd = '{session: SID_W'(sid_reg), remote_ip: ns.remote_ip, remote_port: ns.remote_port,
             local_port: ns.local_port, seq: send_seq, ack: ns.rcv_nxt, flags: 8'd0,
-            window: 16'(pos(ns.rcv_adv - ns.rcv_nxt)), length: '0, mss: '0};
+            window: '0, length: '0, mss: '0};
     unique case (send)
       SEND_ACK:    cmd.flags = 8'h10;
       SEND_DATA:   begin
@@ -1138,13 +1152,48 @@ module toe_tcp_core
       rxw.length = '0;
       rxw.tag = end_tag;
     end
-    // ---- the timer wheel learns the earliest deadline when it changed, and after every
-    // timer event (its entry was taken off); a new session's `s` is the stale record ----
-    arm_in = '{sid: sid_reg, on: deadline_on(ns), at: deadline_at(ns)};
-    do_arm = writes && (ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN || arm_in.on != deadline_on(s) ||
-                        (arm_in.on && arm_in.at != deadline_at(s)));
     if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp,
-                do_sendq, do_dbg, release_now, do_arm} = '0;
+                do_sendq, do_dbg, release_now} = '0;
+  end
+
+  // ---------------- post stage ----------------
+  // The cycle after the step: the advertised edge moves (toe_tcp_rules_pkg::adv_edge), the
+  // segment command gets its window, the timer wheel learns the session's earliest deadline
+  // when it changed (and after every timer event: its entry was taken off), and the record
+  // is written back. The next event may be picked in this cycle; it reads the record as
+  // written here, and needs room in the command and wheel queues beside this one's.
+  sess_t post_sess_reg, fin_sess;
+  tcp_tx_cmd_t post_cmd_reg;
+  logic [SW-1:0] post_sid_reg;
+  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg;
+  logic post_adv_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
+  always_ff @(posedge clk) begin
+    post_cmd_valid_reg <= do_cmd;
+    post_write_reg <= writes;
+    post_sess_reg <= ns;
+    post_cmd_reg <= cmd;
+    post_sid_reg <= sid_reg;
+    post_was_rcv_nxt_reg <= s.rcv_nxt;
+    post_adv_reg <= adv_move;
+    post_window_reg <= window_live;
+    // a new session's `s` is the stale record of its slot
+    post_arm_force_reg <= ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN;
+    post_old_on_reg <= deadline_on(s);
+    post_old_at_reg <= deadline_at(s);
+    post_edge_kept_reg <= writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(ns.state);
+    if (rst) begin
+      post_cmd_valid_reg <= 1'b0;
+      post_write_reg <= 1'b0;
+    end
+  end
+  always_comb begin
+    fin_sess = post_sess_reg;
+    if (post_adv_reg) fin_sess.rcv_adv = adv_edge_of(post_sess_reg, post_was_rcv_nxt_reg);
+    post_cmd = post_cmd_reg;
+    if (post_window_reg) post_cmd.window = 16'(pos(fin_sess.rcv_adv - fin_sess.rcv_nxt));
+    arm_in = '{sid: post_sid_reg, on: deadline_on(fin_sess), at: deadline_at(fin_sess)};
+    do_arm = post_write_reg && (post_arm_force_reg || arm_in.on != post_old_on_reg ||
+                                (arm_in.on && arm_in.at != post_old_at_reg));
   end
 
   // RX delivery: a new connection's RX_DONE, the drop bit of every record written, and
@@ -1152,9 +1201,9 @@ module toe_tcp_core
   assign rxd_init_valid = writes && rx_init;
   assign rxd_init_session = SID_W'(sid_reg);
   assign rxd_init_rx_done = ns.rx_req;
-  assign rxd_drop_valid = wr_en;
-  assign rxd_drop_session = SID_W'(wr_addr);
-  assign rxd_drop_value = wr_sess.ended && !wr_sess.orderly;
+  assign rxd_drop_valid = state_reg == ST_INIT || writes;
+  assign rxd_drop_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : sid_reg);
+  assign rxd_drop_value = state_reg != ST_INIT && ns.ended && !ns.orderly;
   assign rxd_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
@@ -1168,10 +1217,10 @@ module toe_tcp_core
   assign push_rxw2 = state_reg == ST_RXW2;
 
   // ---------------- sequencing ----------------
-  assign wr_en = state_reg == ST_INIT || writes;
-  assign wr_addr = state_reg == ST_INIT ? SW'(init_reg) : sid_reg;
+  assign wr_en = state_reg == ST_INIT || post_write_reg;
+  assign wr_addr = state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg;
   always_comb begin
-    wr_sess = ns;
+    wr_sess = fin_sess;
     if (state_reg == ST_INIT) wr_sess = '0;
   end
   wire [SW-1:0] pick_sid =
@@ -1271,8 +1320,13 @@ module toe_tcp_core
       else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", sid_reg);
   end
   // the advertised right edge never moves left within a connection
-  always @(posedge clk) if (!rst && writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(ns.state))
-    assert (seq_le(s.rcv_adv, ns.rcv_adv))
-      else $error("toe_tcp_core: session %0d advertised right edge moved left", sid_reg);
+  always @(posedge clk) if (!rst && post_edge_kept_reg)
+    assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
+      else $error("toe_tcp_core: session %0d advertised right edge moved left", post_sid_reg);
+  // the post stage's pushes always find room (cmd_room, arm_room)
+  always @(posedge clk) if (!rst) begin
+    assert (!(post_cmd_valid_reg && !q_cmd_ready)) else $error("toe_tcp_core: segment command queue overflow");
+    assert (!(do_arm && !arm_q_ready)) else $error("toe_tcp_core: timer wheel queue overflow");
+  end
 `endif
 endmodule

