@@ -176,71 +176,81 @@ package toe_tcp_rules_pkg;
   // that touches no interval opens one, in order of position; with all intervals in use
   // the farthest is forgotten (`evicted`: its bytes come again) if the new one is nearer,
   // else the segment is not stored. Nothing new (a duplicate): store is 0.
+  // As the set is in order and apart, every interval is compared with the segment at once
+  // (one-hot vectors, the lowest index the nearest; no chain of 32-bit steps): at most one
+  // holds the run's start, and then the run starts at its end.
   function automatic reasm_t reasm_place(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+    localparam int unsigned N = OOO_INTERVALS;
     reasm_t r;
-    logic [31:0] x0, x, y;
-    logic in_order, has_left, has_right;
-    int unsigned li, ri, nearer;
+    logic in_order, ends_ok;
+    logic [N-1:0] holds, ends_at, past, stop, left, right, nearer;
+    logic [31:0] start_hi, left_lo, right_hi, stop_lo;
+    int unsigned count, li;
     ooo_iv_t merged;
     r = '0;
     r.set = set;
     r.rcv_nxt = rcv_nxt;
     in_order = !seq_lt(rcv_nxt, seg_lo);
-    x0 = in_order ? rcv_nxt : seg_lo;
-    // The set is in order and apart, so every interval is compared with x0 at once (no
-    // chain of 32-bit steps): at most one holds x0, and the new bytes start at its end;
-    // they stop at the nearest interval that starts past x0 (past x too, as none starts
-    // inside an interval), or at the segment's end.
-    x = x0;
-    for (int k = 0; k < OOO_INTERVALS; k++)
-      if (set[k].on && seq_le(set[k].lo, x0) && seq_lt(x0, set[k].hi)) x = set[k].hi;
-    y = seg_hi;
-    for (int k = OOO_INTERVALS - 1; k >= 0; k--)
-      if (set[k].on && seq_lt(x0, set[k].lo) && seq_lt(set[k].lo, seg_hi)) y = set[k].lo;
-    if (!seq_lt(x, y)) return r;
-    r.store = 1'b1;
-    r.lo = x;
-    r.hi = y;
-    has_left = 1'b0;
-    has_right = 1'b0;
-    li = 0;
-    ri = 0;
-    for (int k = 0; k < OOO_INTERVALS; k++) begin
-      if (set[k].on && set[k].hi == x) begin
-        has_left = 1'b1;
-        li = k;
-      end
-      if (set[k].on && set[k].lo == y) begin
-        has_right = 1'b1;
-        ri = k;
-      end
+    // In order the run starts at RCV.NXT, which every interval lies past: none holds it.
+    for (int k = 0; k < N; k++) begin
+      holds[k]   = !in_order && set[k].on && seq_le(set[k].lo, seg_lo) && seq_lt(seg_lo, set[k].hi);
+      ends_at[k] = !in_order && set[k].on && set[k].hi == seg_lo;
+      past[k]    = set[k].on && (in_order || seq_lt(seg_lo, set[k].lo)) && seq_lt(set[k].lo, seg_hi);
+      nearer[k]  = set[k].on && seq_lt(set[k].lo, seg_lo);
     end
+    stop = past & ~(past - 1'b1);                // the nearest of them
+    left = holds | ends_at;                      // the interval the run starts at the end of
+    start_hi = '0; left_lo = '0; stop_lo = '0; right_hi = '0;
+    for (int k = 0; k < N; k++) begin
+      if (holds[k]) start_hi = set[k].hi;
+      if (left[k]) left_lo = set[k].lo;
+      if (stop[k]) stop_lo = set[k].lo;
+    end
+    // the run is [x, y)
+    r.lo = in_order ? rcv_nxt : holds != '0 ? start_hi : seg_lo;
+    r.hi = stop != '0 ? stop_lo : seg_hi;
+    // it is empty only when it reaches the segment's end before any interval
+    ends_ok = holds != '0 ? seq_lt(start_hi, seg_hi) : in_order ? seq_lt(rcv_nxt, seg_hi) : seq_lt(seg_lo, seg_hi);
+    if (stop == '0 && !ends_ok) begin
+      r.lo = '0;
+      r.hi = '0;
+      return r;
+    end
+    r.store = 1'b1;
+    // the interval the run ends at the start of: the nearest past its start, or one that
+    // starts right at the segment's end
+    for (int k = 0; k < N; k++) right[k] = stop != '0 ? stop[k] : set[k].on && set[k].lo == seg_hi;
+    for (int k = 0; k < N; k++) if (right[k]) right_hi = set[k].hi;
     if (in_order) begin
-      r.rcv_nxt = y;
-      if (has_right) begin                      // it reaches interval 0: that joins too
+      r.rcv_nxt = r.hi;
+      if (right != '0) begin                    // it reaches interval 0: that joins too
         r.rcv_nxt = set[0].hi;
         r.joined = set[0].hi - set[0].lo;
-        for (int k = 0; k < OOO_INTERVALS; k++) r.set[k] = k + 1 < OOO_INTERVALS ? set[(k + 1) % OOO_INTERVALS] : '0;
+        for (int k = 0; k < N; k++) r.set[k] = k + 1 < N ? set[(k + 1) % N] : '0;
       end
       return r;
     end
-    merged = '{on: 1'b1, lo: has_left ? set[li].lo : x, hi: has_right ? set[ri].hi : y};
-    if (has_left && has_right) begin            // it fills the gap between two: one interval
-      for (int k = 0; k < OOO_INTERVALS; k++)
+    merged = '{on: 1'b1, lo: left != '0 ? left_lo : r.lo, hi: right != '0 ? right_hi : r.hi};
+    li = 0;
+    for (int k = 0; k < N; k++) if (left[k]) li = k;
+    if (left != '0 && right != '0) begin        // it fills the gap between two: one interval
+      for (int k = 0; k < N; k++)
         if (k == li) r.set[k] = merged;
-        else if (k > li) r.set[k] = k + 1 < OOO_INTERVALS ? set[(k + 1) % OOO_INTERVALS] : '0;
-    end else if (has_left) r.set[li] = merged;
-    else if (has_right) r.set[ri] = merged;
-    else begin                                  // a new interval, after the `nearer` ones
-      nearer = 0;
-      for (int k = 0; k < OOO_INTERVALS; k++) if (set[k].on && seq_lt(set[k].lo, x)) nearer++;
-      if (nearer == OOO_INTERVALS) begin
+        else if (k > li) r.set[k] = k + 1 < N ? set[(k + 1) % N] : '0;
+    end else if (left != '0) begin
+      for (int k = 0; k < N; k++) if (left[k]) r.set[k] = merged;
+    end else if (right != '0) begin
+      for (int k = 0; k < N; k++) if (right[k]) r.set[k] = merged;
+    end else begin                              // a new interval, after the nearer ones
+      count = 0;
+      for (int k = 0; k < N; k++) count += int'(nearer[k]);
+      if (count == N) begin
         r.store = 1'b0;
         return r;
       end
-      r.evicted = set[OOO_INTERVALS-1].on;
-      for (int k = 0; k < OOO_INTERVALS; k++)
-        r.set[k] = k < nearer ? set[k] : k == nearer ? merged : set[(k + OOO_INTERVALS - 1) % OOO_INTERVALS];
+      r.evicted = set[N-1].on;
+      for (int k = 0; k < N; k++)
+        r.set[k] = k < count ? set[k] : k == count ? merged : set[(k + N - 1) % N];
     end
     return r;
   endfunction
