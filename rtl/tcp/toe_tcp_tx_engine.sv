@@ -5,7 +5,15 @@
 // store-and-forward FIFO, and then sends the 20-byte header with the checksum (pseudo-
 // header + header + payload) in front of it, with ip_tx_meta_t on tuser[IP_TX_META_W:1].
 // A command with mss != 0 (SYN) carries the MSS option as its first 4 payload bytes
-// (data offset 6). Commands leave in order.
+// (data offset 6).
+// ACK-only fast path: a command without payload, SYN or FIN (a pure ACK, a window or
+// keepalive probe, an RST) reads no ring and does not wait behind the data segments
+// whose payload is still being read: it has its own queue, and between two segments the
+// output takes the next header-only one and the next data segment in turn. Such a segment
+// may overtake a data segment commanded before it: its ACK and window are newer, and the
+// data segment's older ones are ones the peer has already had or ignores (RFC 9293
+// 3.10.7.4: SND.WL1/WL2); SYNs and FINs occupy sequence space and stay in order with the
+// data. Data, SYN and FIN segments leave in command order, and so do header-only ones.
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
 module toe_tcp_tx_engine
@@ -44,18 +52,27 @@ module toe_tcp_tx_engine
 );
   localparam int unsigned W = DATA_W / 8;
 
-  // ---- issue: start the payload read, remember the command ----
+  // ---- issue: header-only commands to their own queue; else start the payload read and
+  // remember the command ----
   logic pend_ready, pend_valid, pend_pop;
   tcp_tx_cmd_t pend;
+  wire header_only = s_cmd.length == '0 && s_cmd.mss == '0 && !s_cmd.flags[F_SYN] && !s_cmd.flags[F_FIN];
   wire needs_read = s_cmd.length != '0;
-  assign s_cmd_ready = pend_ready && (!needs_read || m_rd_job_ready);
+  logic hof_ready, hof_valid, hof_pop;
+  tcp_tx_cmd_t hof_cmd;
+  assign s_cmd_ready = header_only ? hof_ready : pend_ready && (!needs_read || m_rd_job_ready);
   assign m_rd_job_valid = s_cmd_valid && needs_read && pend_ready;
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
                       base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
                       offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
   toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(CMD_AHEAD)) u_pending (
-    .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && s_cmd_ready), .s_ready(pend_ready),
+    .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && s_cmd_ready && !header_only), .s_ready(pend_ready),
     .commit(1'b0), .rewind(1'b0), .m_data(pend), .m_valid(pend_valid), .m_ready(pend_pop),
+    .uncommitted()
+  );
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(8)) u_header_only (
+    .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data(hof_cmd), .m_valid(hof_valid), .m_ready(hof_pop),
     .uncommitted()
   );
 
@@ -109,46 +126,69 @@ module toe_tcp_tx_engine
     .uncommitted()
   );
 
+  // ---- the next segment: a data (or SYN/FIN) one or a header-only one, in turn when
+  // both wait; the choice holds from a segment's first beat offered to its last taken ----
+  logic ins_ready, ins_valid, ins_last;
+  logic pick_header_only, sel_header_only, sel_reg, busy_reg, last_header_only_reg;
+  wire data_waits = hdr_valid && sf_tvalid;
+  assign pick_header_only = hof_valid && (!data_waits || !last_header_only_reg);
+  assign sel_header_only = busy_reg ? sel_reg : pick_header_only;
+  assign ins_valid = sel_header_only ? hof_valid : data_waits;
+  assign ins_last = sel_header_only || sf_tlast;
+  wire ins_take = ins_valid && ins_ready;
+  always_ff @(posedge clk) begin
+    sel_reg <= sel_header_only;
+    if (ins_valid) busy_reg <= !(ins_take && ins_last);
+    if (ins_take && ins_last) last_header_only_reg <= sel_header_only;
+    if (rst) begin
+      busy_reg <= 1'b0;
+      last_header_only_reg <= 1'b0;
+    end
+  end
+  tcp_tx_cmd_t seg_cmd;
+  assign seg_cmd = sel_header_only ? hof_cmd : hcmd;
+  wire [15:0] seg_sum = sel_header_only ? 16'd0 : hsum;
+  assign hof_pop = sel_header_only && ins_take;
+
   // ---- header with checksum ----
-  wire [15:0] opt_bytes = hcmd.mss != '0 ? 16'd4 : 16'd0;
-  wire [15:0] tcp_len = 16'(TCP_HDR_BYTES) + opt_bytes + hcmd.length;
+  wire [15:0] opt_bytes = seg_cmd.mss != '0 ? 16'd4 : 16'd0;
+  wire [15:0] tcp_len = 16'(TCP_HDR_BYTES) + opt_bytes + seg_cmd.length;
   tcp_hdr_t h;
   always_comb begin
     h = '0;
-    h.src_port = hcmd.local_port;
-    h.dst_port = hcmd.remote_port;
-    h.seq = hcmd.seq;
-    h.ack = hcmd.ack;
-    h.doff = hcmd.mss != '0 ? 4'd6 : 4'd5;
-    h.flags = hcmd.flags;
-    h.window = hcmd.window;
+    h.src_port = seg_cmd.local_port;
+    h.dst_port = seg_cmd.remote_port;
+    h.seq = seg_cmd.seq;
+    h.ack = seg_cmd.ack;
+    h.doff = seg_cmd.mss != '0 ? 4'd6 : 4'd5;
+    h.flags = seg_cmd.flags;
+    h.window = seg_cmd.window;
   end
   logic [31:0] total;
   toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_sum (
-    .terms({cfg_ip[31:16], cfg_ip[15:0], hcmd.remote_ip[31:16], hcmd.remote_ip[15:0],
+    .terms({cfg_ip[31:16], cfg_ip[15:0], seg_cmd.remote_ip[31:16], seg_cmd.remote_ip[15:0],
             16'(IP_PROTO_TCP), tcp_len, h.src_port, h.dst_port, h.seq[31:16], h.seq[15:0],
             h.ack[31:16], h.ack[15:0], {h.doff, h.reserved, h.flags}, h.window}),
     .sum(total));
   tcp_hdr_t hc;
   always_comb begin
     hc = h;
-    hc.checksum = ~csum_fold(total + {16'd0, hsum});
+    hc.checksum = ~csum_fold(total + {16'd0, seg_sum});
   end
   ip_tx_meta_t im;
-  assign im = '{dst_ip: hcmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
+  assign im = '{dst_ip: seg_cmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
 
-  logic ins_ready;
-  assign sf_tready = hdr_valid && ins_ready;
+  assign sf_tready = !sel_header_only && hdr_valid && ins_ready;
   assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
   toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(TCP_HDR_BYTES)) u_insert (
     .clk, .rst,
-    .s_axis_tdata(sf_tdata), .s_axis_tkeep(sf_tkeep), .s_axis_tvalid(sf_tvalid && hdr_valid),
-    .s_axis_tready(ins_ready), .s_axis_tlast(sf_tlast), .s_axis_tuser({im, 1'b0}),
+    .s_axis_tdata(sel_header_only ? '0 : sf_tdata), .s_axis_tkeep(sel_header_only ? '0 : sf_tkeep),
+    .s_axis_tvalid(ins_valid), .s_axis_tready(ins_ready), .s_axis_tlast(ins_last), .s_axis_tuser({im, 1'b0}),
     .s_hdr(tcp_pack(hc)),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
   always_ff @(posedge clk) begin
-    stat_out_segs <= hdr_pop;
+    stat_out_segs <= ins_take && ins_last;
     if (rst) stat_out_segs <= 1'b0;
   end
 endmodule
