@@ -66,4 +66,10 @@ module toe_fifo #(
       out_valid_reg <= 1'b0;
     end
   end
+`ifndef SYNTHESIS
+  // The reader never passes the writer, nor the writer the reader by more than DEPTH, and
+  // the output word is held while it waits to be taken.
+  a_occupancy: assert property (@(posedge clk) disable iff (rst) (wr_ptr_reg - rd_ptr_reg) <= (AW+1)'(DEPTH));
+  a_m_hold: assert property (@(posedge clk) disable iff (rst) m_valid && !m_ready |=> m_valid && $stable(m_data));
+`endif
 endmodule

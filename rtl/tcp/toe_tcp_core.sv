@@ -224,6 +224,7 @@ module toe_tcp_core
   end
 
   // ---------------- output queues ----------------
+  logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room; a session is in the send queue once)
   logic q_cmd_ready, q_notif_ready, q_rd_ready, q_txw_ready, q_steer_ready,
         q_txrsp_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
@@ -249,7 +250,7 @@ module toe_tcp_core
     .s_ready(q_notif_ready), .commit(1'b0), .rewind(1'b0), .m_data(notif), .m_valid(notif_valid),
     .m_ready(notif_ready), .uncommitted());
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst, .s_data(push_rxw2 ? rxw2_reg : rxw),
-    .s_valid(do_rxw || push_rxw2), .s_ready(), .commit(1'b0), .rewind(1'b0),
+    .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
     .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_rd (.clk, .rst, .s_data(rdj), .s_valid(do_rd),
     .s_ready(q_rd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_rd_job), .m_valid(m_rd_job_valid),
@@ -271,7 +272,7 @@ module toe_tcp_core
     .m_ready(dbg_rsp_ready), .uncommitted());
   // Send queue: sessions with more to send; each session is in it at most once.
   toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(sid_reg), .s_valid(do_sendq),
-    .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
+    .s_ready(q_sendq_ready), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
     .uncommitted());
 
   // Timer wheel: told the earliest deadline of a session whenever it changes (and after
@@ -1323,10 +1324,13 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
       else $error("toe_tcp_core: session %0d advertised right edge moved left", post_sid_reg);
-  // the post stage's pushes always find room (cmd_room, arm_room)
+  // queues pushed without a handshake always have room: the post stage's (cmd_room,
+  // arm_room), the RX writer's (rxw_room) and the send queue (each session in it once)
   always @(posedge clk) if (!rst) begin
     assert (!(post_cmd_valid_reg && !q_cmd_ready)) else $error("toe_tcp_core: segment command queue overflow");
     assert (!(do_arm && !arm_q_ready)) else $error("toe_tcp_core: timer wheel queue overflow");
+    assert (!((do_rxw || push_rxw2) && !q_rxw_ready)) else $error("toe_tcp_core: RX writer job queue overflow");
+    assert (!(do_sendq && !q_sendq_ready)) else $error("toe_tcp_core: send queue overflow");
   end
 `endif
 endmodule
