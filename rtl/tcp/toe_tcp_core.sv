@@ -13,8 +13,10 @@
 // Each event reads the session's state, computes the new state and at most one of each
 // output (one segment command, one notification, one job per ring engine, two RX writer
 // jobs), and writes the state back. Events take 2 cycles: the record is read in the cycle
-// the event is picked and written in the next (+3 for an open's table request, +10 for the
-// SipHash ISN of a new session).
+// the event is picked and the step runs in the next (+3 for an open's table request, +10
+// for the SipHash ISN of a new session); a post stage in the cycle after the step moves
+// the advertised edge, completes the segment command and the timer wheel's arm, and
+// writes the record back while the next event is picked, which reads it as written.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // A send request refused with TX_NO_SPACE is remembered, and the ACK that frees that much
