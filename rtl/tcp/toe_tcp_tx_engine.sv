@@ -126,29 +126,27 @@ module toe_tcp_tx_engine
     .uncommitted()
   );
 
-  // ---- the next segment: a data (or SYN/FIN) one or a header-only one, in turn when
-  // both wait; the choice holds from a segment's first beat offered to its last taken ----
-  logic ins_ready, ins_valid, ins_last;
-  logic pick_header_only, sel_header_only, sel_reg, busy_reg, last_header_only_reg;
-  wire data_waits = hdr_valid && sf_tvalid;
-  assign pick_header_only = hof_valid && (!data_waits || !last_header_only_reg);
-  assign sel_header_only = busy_reg ? sel_reg : pick_header_only;
-  assign ins_valid = sel_header_only ? hof_valid : data_waits;
-  assign ins_last = sel_header_only || sf_tlast;
-  wire ins_take = ins_valid && ins_ready;
-  always_ff @(posedge clk) begin
-    sel_reg <= sel_header_only;
-    if (ins_valid) busy_reg <= !(ins_take && ins_last);
-    if (ins_take && ins_last) last_header_only_reg <= sel_header_only;
-    if (rst) begin
-      busy_reg <= 1'b0;
-      last_header_only_reg <= 1'b0;
-    end
-  end
+  // ---- the next segment: a data (or SYN/FIN) one or a header-only one (an empty beat),
+  // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
+  // the payload sum ride on tuser ----
+  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 16;
+  logic [1:0] arb_tready;
+  logic [DATA_W-1:0] ins_tdata;
+  logic [W-1:0] ins_tkeep;
+  logic ins_valid, ins_ready, ins_last;
   tcp_tx_cmd_t seg_cmd;
-  assign seg_cmd = sel_header_only ? hof_cmd : hcmd;
-  wire [15:0] seg_sum = sel_header_only ? 16'd0 : hsum;
-  assign hof_pop = sel_header_only && ins_take;
+  logic [15:0] seg_sum;
+  toe_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .USER_W(SEG_USER_W)) u_arb (
+    .clk, .rst,
+    .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
+    .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid}), .s_axis_tready(arb_tready),
+    .s_axis_tlast({1'b1, sf_tlast}), .s_axis_tuser({{hof_cmd, 16'd0}, {hcmd, hsum}}),
+    .m_axis_tdata(ins_tdata), .m_axis_tkeep(ins_tkeep), .m_axis_tvalid(ins_valid), .m_axis_tready(ins_ready),
+    .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_sum})
+  );
+  assign sf_tready = arb_tready[0] && hdr_valid;
+  assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
+  assign hof_pop = arb_tready[1];
 
   // ---- header with checksum ----
   wire [15:0] opt_bytes = seg_cmd.mss != '0 ? 16'd4 : 16'd0;
@@ -178,17 +176,15 @@ module toe_tcp_tx_engine
   ip_tx_meta_t im;
   assign im = '{dst_ip: seg_cmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
 
-  assign sf_tready = !sel_header_only && hdr_valid && ins_ready;
-  assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
   toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(TCP_HDR_BYTES)) u_insert (
     .clk, .rst,
-    .s_axis_tdata(sel_header_only ? '0 : sf_tdata), .s_axis_tkeep(sel_header_only ? '0 : sf_tkeep),
+    .s_axis_tdata(ins_tdata), .s_axis_tkeep(ins_tkeep),
     .s_axis_tvalid(ins_valid), .s_axis_tready(ins_ready), .s_axis_tlast(ins_last), .s_axis_tuser({im, 1'b0}),
     .s_hdr(tcp_pack(hc)),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
   always_ff @(posedge clk) begin
-    stat_out_segs <= ins_take && ins_last;
+    stat_out_segs <= ins_valid && ins_ready && ins_last;
     if (rst) stat_out_segs <= 1'b0;
   end
 endmodule
