@@ -261,6 +261,18 @@ module toe_tcp
     .rd_session(rxd_rd_session), .rd_rx_done(rxd_rd_rx_done),
     .drop_wr_valid(rxd_drop_valid), .drop_wr_session(rxd_drop_session), .drop_wr_value(rxd_drop_value)
   );
+  // App read completions (toe_tcp_rx_read_done): owns RX_READ, wakes the core only when a
+  // read matters to it (a small window, or an ended connection waiting for its reads).
+  logic rdd_op_valid, rdd_op_init, rdd_op_wake_on, rdd_wake_valid, rdd_wake_ready;
+  sid_t rdd_op_session, rdd_rd_session, rdd_wake_session;
+  logic [31:0] rdd_op_rx_read, rdd_op_seen, rdd_rd_rx_read;
+  toe_tcp_rx_read_done #(.MAX_SESSIONS(MAX_SESSIONS)) u_rx_read_done (
+    .clk, .rst, .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
+    .op_valid(rdd_op_valid), .op_session(rdd_op_session), .op_init(rdd_op_init), .op_rx_read(rdd_op_rx_read),
+    .op_wake_on(rdd_op_wake_on), .op_seen(rdd_op_seen),
+    .rd_session(rdd_rd_session), .rd_rx_read(rdd_rd_rx_read),
+    .m_wake_valid(rdd_wake_valid), .m_wake_ready(rdd_wake_ready), .m_wake_session(rdd_wake_session)
+  );
   toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
     .clk, .rst, .s_valid(rx_notif_valid), .s_ready(rx_notif_ready), .s_notif(rx_notif),
     .m_valid(notif_valid), .m_ready(notif_ready), .m_notif(notif),
@@ -290,7 +302,8 @@ module toe_tcp
     .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_session, .rxd_rd_rx_done,
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
     .m_rd_job_valid(rd_job_valid), .m_rd_job_ready(rd_job_ready), .m_rd_job(rd_job),
-    .s_rd_done_valid(rd_done_valid), .s_rd_done_ready(rd_done_ready), .s_rd_done(rd_done),
+    .rdd_op_valid, .rdd_op_session, .rdd_op_init, .rdd_op_rx_read, .rdd_op_wake_on, .rdd_op_seen,
+    .rdd_rd_session, .rdd_rd_rx_read, .rdd_wake_valid, .rdd_wake_ready, .rdd_wake_session,
     .m_txw_job_valid(txw_job_valid), .m_txw_job_ready(txw_job_ready), .m_txw_job(txw_job),
     .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,

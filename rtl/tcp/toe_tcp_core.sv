@@ -124,9 +124,18 @@ module toe_tcp_core
   output logic          m_rd_job_valid,
   input  logic          m_rd_job_ready,
   output tcp_ring_job_t m_rd_job,
-  input  logic          s_rd_done_valid,
-  output logic          s_rd_done_ready,
-  input  tcp_ring_job_t s_rd_done,
+  // app read completions (toe_tcp_rx_read_done): owns RX_READ, wakes the core when it matters
+  output logic          rdd_op_valid,      // every record written: the wake bit, and RX_READ as seen
+  output sid_t          rdd_op_session,
+  output logic          rdd_op_init,       // a new connection's RX_READ
+  output logic [31:0]   rdd_op_rx_read,
+  output logic          rdd_op_wake_on,
+  output logic [31:0]   rdd_op_seen,
+  output sid_t          rdd_rd_session,    // RX_READ of the session read with its record
+  input  logic [31:0]   rdd_rd_rx_read,
+  input  logic          rdd_wake_valid,
+  output logic          rdd_wake_ready,
+  input  sid_t          rdd_wake_session,
   output logic          m_txw_job_valid,
   input  logic          m_txw_job_ready,
   output tcp_ring_job_t m_txw_job,
@@ -178,7 +187,6 @@ module toe_tcp_core
     logic [16:0] tx_want;    // free TX ring bytes the app waits for after a TX_NO_SPACE (0: none)
     logic [31:0] rcv_nxt;
     logic [31:0] rx_req;     // end of RX ring bytes the app asked for
-    logic [31:0] rx_read;    // end of RX ring bytes the app has read (frees the window)
     logic [31:0] rcv_adv;    // right edge of the window we advertised
     logic [15:0] mss;        // effective send MSS
     logic [31:0] srtt8, rttvar4, rto;   // 8*SRTT, 4*RTTVAR (toe_tcp_rules_pkg::rtt_sample), RTO
@@ -322,7 +330,7 @@ module toe_tcp_core
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
-    EV_RD_DONE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
+    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 11;
@@ -354,7 +362,7 @@ module toe_tcp_core
                      close_req_valid && cmd_room && q_notif_ready && rxw_room,
                      open_req_valid && q_openrsp_ready && cmd_room,
                      s_txw_done_valid && cmd_room,
-                     s_rd_done_valid && cmd_room};
+                     rdd_wake_valid && cmd_room};
   logic ev_any;
   event_e ev_pick;
   always_comb begin
@@ -372,7 +380,7 @@ module toe_tcp_core
   // every event may change a deadline: it starts only when the wheel's queue has room
   wire start = state_reg == ST_IDLE && ev_any && arm_room;
 
-  assign s_rd_done_ready  = start && ev_pick == EV_RD_DONE;
+  assign rdd_wake_ready   = start && ev_pick == EV_RD_WAKE;
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
   assign open_req_ready   = start && ev_pick == EV_OPEN;
   assign close_req_ready  = start && ev_pick == EV_CLOSE;
@@ -412,6 +420,8 @@ module toe_tcp_core
   logic rx_init;           // the step makes a new connection's RX_DONE (its first sequence number)
   // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
   wire [31:0] rx_done = rxd_rd_rx_done;
+  // RX_READ is toe_tcp_rx_read_done's: read with the record (one completion old at most)
+  wire [31:0] rx_read = rdd_rd_rx_read;
   wire exec = state_reg == ST_EXEC;
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
@@ -467,8 +477,8 @@ module toe_tcp_core
   // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
   // a data segment or FIN we send then keeps the edge too, which only delays its opening
   // until the hole fills (one rule for every segment, as the window is one field)
-  function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] was_rcv_nxt);
-    return adv_edge(x.rcv_adv, x.rcv_nxt, x.rx_read, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
+  function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
+    return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
 
   always_comb begin
@@ -552,7 +562,6 @@ module toe_tcp_core
           ns.rcv_nxt = g.seq + 1;
           rx_init = 1'b1;
           ns.rx_req = g.seq + 1;
-          ns.rx_read = g.seq + 1;
           ns.rcv_adv = g.seq + 1 + MAX_WIN;
           ns.mss = peer.mss;
           c_mss_clamp = peer.clamped;
@@ -600,7 +609,6 @@ module toe_tcp_core
             ns.rcv_nxt = g.seq + 1;
             rx_init = 1'b1;
             ns.rx_req = g.seq + 1;
-            ns.rx_read = g.seq + 1;
             ns.rcv_adv = g.seq + 1 + MAX_WIN;
             ns.mss = peer.mss;
             c_mss_clamp = peer.clamped;
@@ -906,11 +914,12 @@ module toe_tcp_core
 
       // ---- completions ----
       EV_TOLD: ns.end_told = 1'b1;
-      EV_RD_DONE: begin
-        ns.rx_read = s.rx_read + 32'(done_reg.length);
-        // window update when the window was under half the ring and opens by a step
+      // the app read bytes (toe_tcp_rx_read_done wakes the session only when the window
+      // is under half the ring or the connection waits for reads before its release):
+      // a window update when the window opens by a step; the release is checked below
+      EV_RD_WAKE: begin
         if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
-          if (wnd < (RING >> 1) && adv_edge_of(ns, s.rcv_nxt) != s.rcv_adv) ack_now = 1'b1;
+          if (wnd < (RING >> 1) && adv_edge_of(ns, rx_read, s.rcv_nxt) != s.rcv_adv) ack_now = 1'b1;
       end
       EV_TXW_DONE: begin
         ns.tx_done = s.tx_done + 32'(done_reg.length);
@@ -1111,10 +1120,12 @@ module toe_tcp_core
       else do_rxw = 1'b1;
     end
     // ---- release when ended, told, and no ring job in flight ----
-    rx_quiet = ns.rx_read == ns.rx_req;
+    // RX_READ read with the record is at most one completion old: equal to RX_REQ (or
+    // RX_DONE), it is the current value
+    rx_quiet = rx_read == ns.rx_req;
     quiet = rx_quiet && ns.tx_done == ns.tx_app;
     if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
-        (!ns.orderly || ns.rx_read == rx_done)) begin
+        (!ns.orderly || rx_read == rx_done)) begin
       release_now = 1'b1;
       ns.state = FREE;
     end
@@ -1168,8 +1179,8 @@ module toe_tcp_core
   sess_t post_sess_reg, fin_sess;
   tcp_tx_cmd_t post_cmd_reg;
   logic [SW-1:0] post_sid_reg;
-  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg;
-  logic post_adv_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
+  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg;
+  logic post_adv_reg, post_rx_init_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
   always_ff @(posedge clk) begin
     post_cmd_valid_reg <= do_cmd;
     post_write_reg <= writes;
@@ -1177,6 +1188,8 @@ module toe_tcp_core
     post_cmd_reg <= cmd;
     post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
+    post_rx_read_reg <= rx_init ? ns.rx_req : rx_read;
+    post_rx_init_reg <= rx_init;
     post_adv_reg <= adv_move;
     post_window_reg <= window_live;
     // a new session's `s` is the stale record of its slot
@@ -1191,7 +1204,7 @@ module toe_tcp_core
   end
   always_comb begin
     fin_sess = post_sess_reg;
-    if (post_adv_reg) fin_sess.rcv_adv = adv_edge_of(post_sess_reg, post_was_rcv_nxt_reg);
+    if (post_adv_reg) fin_sess.rcv_adv = adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg);
     post_cmd = post_cmd_reg;
     if (post_window_reg) post_cmd.window = 16'(pos(fin_sess.rcv_adv - fin_sess.rcv_nxt));
     arm_in = '{sid: post_sid_reg, on: deadline_on(fin_sess), at: deadline_at(fin_sess)};
@@ -1208,6 +1221,18 @@ module toe_tcp_core
   assign rxd_drop_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : sid_reg);
   assign rxd_drop_value = state_reg != ST_INIT && ns.ended && !ns.orderly;
   assign rxd_rd_session = SID_W'(rd_addr);
+  // app read completions: with every record written, whether the core wants to be woken by
+  // reads (the advertised window under half the ring, or an ended connection waiting for
+  // reads before its release) and the RX_READ it computed with; RX_READ read with the record
+  assign rdd_op_valid = state_reg == ST_INIT || post_write_reg;
+  assign rdd_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  assign rdd_op_init = state_reg == ST_INIT || post_rx_init_reg;
+  assign rdd_op_rx_read = state_reg == ST_INIT ? '0 : post_rx_read_reg;
+  assign rdd_op_seen = post_rx_read_reg;
+  assign rdd_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
+    ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
+     pos(fin_sess.rcv_adv - fin_sess.rcv_nxt) < (RING >> 1)));
+  assign rdd_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
   always_ff @(posedge clk) begin
@@ -1228,7 +1253,7 @@ module toe_tcp_core
   end
   wire [SW-1:0] pick_sid =
     ev_pick == EV_SEG      ? SW'(s_seg.session) :
-    ev_pick == EV_RD_DONE  ? SW'(s_rd_done.session) :
+    ev_pick == EV_RD_WAKE  ? SW'(rdd_wake_session) :
     ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
     ev_pick == EV_RD_REQ   ? SW'(rd_req.session) :
@@ -1262,7 +1287,7 @@ module toe_tcp_core
         close_reg <= close_req;
         rdq_reg <= rd_req;
         txq_reg <= tx_req;
-        done_reg <= ev_pick == EV_RD_DONE ? s_rd_done : s_txw_done;
+        done_reg <= s_txw_done;
         state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
