@@ -259,19 +259,28 @@ module toe_tcp
     .m_notif_valid(rx_notif_valid), .m_notif_ready(rx_notif_ready), .m_notif(rx_notif),
     .init_valid(rxd_init_valid), .init_session(rxd_init_session), .init_rx_done(rxd_init_rx_done),
     .rd_session(rxd_rd_session), .rd_rx_done(rxd_rd_rx_done),
+    .rd2_session(rxd_rd2_session), .rd2_rx_done(rxd_rd2_rx_done),
     .drop_wr_valid(rxd_drop_valid), .drop_wr_session(rxd_drop_session), .drop_wr_value(rxd_drop_value)
   );
-  // App read completions (toe_tcp_rx_read_done): owns RX_READ, wakes the core only when a
-  // read matters to it (a small window, or an ended connection waiting for its reads).
-  logic rdd_op_valid, rdd_op_init, rdd_op_wake_on, rdd_wake_valid, rdd_wake_ready;
-  sid_t rdd_op_session, rdd_rd_session, rdd_wake_session;
-  logic [31:0] rdd_op_rx_read, rdd_op_seen, rdd_rd_rx_read;
-  toe_tcp_rx_read_done #(.MAX_SESSIONS(MAX_SESSIONS)) u_rx_read_done (
-    .clk, .rst, .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
-    .op_valid(rdd_op_valid), .op_session(rdd_op_session), .op_init(rdd_op_init), .op_rx_read(rdd_op_rx_read),
-    .op_wake_on(rdd_op_wake_on), .op_seen(rdd_op_seen),
-    .rd_session(rdd_rd_session), .rd_rx_read(rdd_rd_rx_read),
-    .m_wake_valid(rdd_wake_valid), .m_wake_ready(rdd_wake_ready), .m_wake_session(rdd_wake_session)
+  // App reads (toe_tcp_rx_read): requests, ring read jobs and their completions; owns
+  // RX_REQ and RX_READ, wakes the core only when a read matters to it (a small window, or
+  // an ended connection waiting for its reads).
+  logic rdd_op_valid, rdd_op_woken, rdd_op_init, rdd_op_readable, rdd_op_wake_on, rdd_rd_readable,
+        rdd_wake_valid, rdd_wake_ready, rd_refused, core_app_error;
+  sid_t rdd_op_session, rdd_rd_session, rdd_wake_session, rxd_rd2_session;
+  logic [31:0] rdd_op_rx_first, rdd_op_seen, rdd_rd_rx_req, rdd_rd_rx_read, rxd_rd2_rx_done;
+  toe_tcp_rx_read #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_rx_read (
+    .clk, .rst, .cfg_mem_base, .s_req_valid(rd_req_valid), .s_req_ready(rd_req_ready), .s_req(rd_req),
+    .m_job_valid(rd_job_valid), .m_job_ready(rd_job_ready), .m_job(rd_job),
+    .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
+    .rx_done_session(rxd_rd2_session), .rx_done(rxd_rd2_rx_done),
+    .op_valid(rdd_op_valid), .op_session(rdd_op_session), .op_woken(rdd_op_woken), .op_init(rdd_op_init),
+    .op_rx_first(rdd_op_rx_first), .op_readable(rdd_op_readable), .op_wake_on(rdd_op_wake_on),
+    .op_seen(rdd_op_seen),
+    .rd_session(rdd_rd_session), .rd_rx_req(rdd_rd_rx_req), .rd_rx_read(rdd_rd_rx_read),
+    .rd_readable(rdd_rd_readable),
+    .m_wake_valid(rdd_wake_valid), .m_wake_ready(rdd_wake_ready), .m_wake_session(rdd_wake_session),
+    .stat_refused(rd_refused)
   );
   toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
     .clk, .rst, .s_valid(rx_notif_valid), .s_ready(rx_notif_ready), .s_notif(rx_notif),
@@ -294,22 +303,22 @@ module toe_tcp
     .tab_rsp_local_port,
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
-    .rd_req_valid, .rd_req_ready, .rd_req, .tx_req_valid, .tx_req_ready, .tx_req,
+    .tx_req_valid, .tx_req_ready, .tx_req,
     .tx_rsp_valid, .tx_rsp_ready, .tx_rsp,
     .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
     .told_valid, .told_ready, .told_session,
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
     .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_session, .rxd_rd_rx_done,
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
-    .m_rd_job_valid(rd_job_valid), .m_rd_job_ready(rd_job_ready), .m_rd_job(rd_job),
-    .rdd_op_valid, .rdd_op_session, .rdd_op_init, .rdd_op_rx_read, .rdd_op_wake_on, .rdd_op_seen,
-    .rdd_rd_session, .rdd_rd_rx_read, .rdd_wake_valid, .rdd_wake_ready, .rdd_wake_session,
+    .rdd_op_valid, .rdd_op_session, .rdd_op_woken, .rdd_op_init, .rdd_op_rx_first, .rdd_op_readable,
+    .rdd_op_wake_on, .rdd_op_seen, .rdd_rd_session, .rdd_rd_rx_req, .rdd_rd_rx_read, .rdd_rd_readable,
+    .rdd_wake_valid, .rdd_wake_ready, .rdd_wake_session,
     .m_txw_job_valid(txw_job_valid), .m_txw_job_ready(txw_job_ready), .m_txw_job(txw_job),
     .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
-    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors, .stat_mss_clamped, .stat_half_open_drops, .stat_out_of_order,
+    .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors(core_app_error), .stat_mss_clamped, .stat_half_open_drops, .stat_out_of_order,
     .curr_estab, .half_open
   );
 
@@ -317,6 +326,18 @@ module toe_tcp
   logic [DATA_W-1:0] rxd_tdata;
   logic [W-1:0] rxd_tkeep;
   logic rxd_tvalid, rxd_tready, rxd_tlast;
+  // tcpAppErrors counts the core's refused requests and the read engine's refused reads;
+  // when both come in one cycle the second is counted from a backlog in a later cycle
+  // (it saturates: counts are lost only under some 10^5 cycles of both floods at once)
+  logic [15:0] app_error_backlog_reg;
+  assign stat_app_errors = core_app_error || rd_refused || app_error_backlog_reg != '0;
+  wire [16:0] app_error_backlog = 17'(app_error_backlog_reg) + 17'(core_app_error) + 17'(rd_refused) -
+                                 17'(stat_app_errors);
+  always_ff @(posedge clk) begin
+    app_error_backlog_reg <= app_error_backlog[16] ? '1 : app_error_backlog[15:0];
+    if (rst) app_error_backlog_reg <= '0;
+  end
+
   assign rxd_tdata = pl_tdata;
   assign rxd_tkeep = pl_tkeep;
   assign rxd_tlast = pl_tlast;

@@ -4,8 +4,9 @@
 // event at a time, so the RX and TX sides never race on a session:
 //   received segment (looked up ahead by toe_tcp_seg_lookup: it comes with its session,
 //   which the core trusts only if the record holds the segment's tuple), app
-//   open/close/read/send requests,
-//   completions of app TX data ring writes and of ring reads (app reads),
+//   open/close/send requests, completions of app TX data ring writes, a session whose
+//   app reads matter (toe_tcp_rx_read owns the reads: it wakes the core when the window is
+//   under half the ring or an ended connection waits for its reads),
 //   a session from the send queue (more data to send), and a session whose earliest
 //   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
 //   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a
@@ -93,9 +94,6 @@ module toe_tcp_core
   input  logic          close_req_valid,
   output logic          close_req_ready,
   input  tcp_close_req_t close_req,
-  input  logic          rd_req_valid,
-  output logic          rd_req_ready,
-  input  tcp_rd_req_t   rd_req,
   input  logic          tx_req_valid,
   output logic          tx_req_ready,
   input  tcp_tx_req_t   tx_req,
@@ -121,18 +119,19 @@ module toe_tcp_core
   output logic          rxd_drop_valid,    // every record written: its drop bit (aborted)
   output sid_t          rxd_drop_session,
   output logic          rxd_drop_value,
-  output logic          m_rd_job_valid,
-  input  logic          m_rd_job_ready,
-  output tcp_ring_job_t m_rd_job,
-  // app read completions (toe_tcp_rx_read_done): owns RX_READ, wakes the core when it matters
-  output logic          rdd_op_valid,      // every record written: the wake bit, and RX_READ as seen
+  // app reads (toe_tcp_rx_read): owns RX_REQ and RX_READ, wakes the core when a read matters
+  output logic          rdd_op_valid,      // every record written: readable, the wake bit, RX_READ as seen
   output sid_t          rdd_op_session,
-  output logic          rdd_op_init,       // a new connection's RX_READ
-  output logic [31:0]   rdd_op_rx_read,
+  output logic          rdd_op_woken,      // the event took the session's wake
+  output logic          rdd_op_init,       // a new connection's first sequence number
+  output logic [31:0]   rdd_op_rx_first,
+  output logic          rdd_op_readable,
   output logic          rdd_op_wake_on,
   output logic [31:0]   rdd_op_seen,
-  output sid_t          rdd_rd_session,    // RX_READ of the session read with its record
+  output sid_t          rdd_rd_session,    // RX_REQ, RX_READ, readable of the session read with its record
+  input  logic [31:0]   rdd_rd_rx_req,
   input  logic [31:0]   rdd_rd_rx_read,
+  input  logic          rdd_rd_readable,
   input  logic          rdd_wake_valid,
   output logic          rdd_wake_ready,
   input  sid_t          rdd_wake_session,
@@ -186,7 +185,6 @@ module toe_tcp_core
     logic [31:0] tx_done;    // end of TX ring bytes written to memory
     logic [16:0] tx_want;    // free TX ring bytes the app waits for after a TX_NO_SPACE (0: none)
     logic [31:0] rcv_nxt;
-    logic [31:0] rx_req;     // end of RX ring bytes the app asked for
     logic [31:0] rcv_adv;    // right edge of the window we advertised
     logic [15:0] mss;        // effective send MSS
     logic [31:0] srtt8, rttvar4, rto;   // 8*SRTT, 4*RTTVAR (toe_tcp_rules_pkg::rtt_sample), RTO
@@ -235,17 +233,17 @@ module toe_tcp_core
 
   // ---------------- output queues ----------------
   logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room; a session is in the send queue once)
-  logic q_cmd_ready, q_notif_ready, q_rd_ready, q_txw_ready, q_steer_ready,
+  logic q_cmd_ready, q_notif_ready, q_txw_ready, q_steer_ready,
         q_txrsp_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
-  logic do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq, do_dbg;
+  logic do_cmd, do_notif, do_rxw, do_rxw2, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
   tcp_tx_cmd_t cmd, post_cmd;
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic post_cmd_valid_reg, post_write_reg;
   tcp_notif_t nt;
-  tcp_ring_job_t rxw, rxw2_reg, rdj, txw;
+  tcp_ring_job_t rxw, rxw2_reg, txw;
   tcp_tx_rsp_t txr;
   tcp_open_rsp_t opr;
   logic steer_accept;
@@ -262,9 +260,6 @@ module toe_tcp_core
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst, .s_data(push_rxw2 ? rxw2_reg : rxw),
     .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
     .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
-  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_rd (.clk, .rst, .s_data(rdj), .s_valid(do_rd),
-    .s_ready(q_rd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_rd_job), .m_valid(m_rd_job_valid),
-    .m_ready(m_rd_job_ready), .uncommitted());
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_txw (.clk, .rst, .s_data(txw), .s_valid(do_txw),
     .s_ready(q_txw_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_txw_job), .m_valid(m_txw_job_valid),
     .m_ready(m_txw_job_ready), .uncommitted());
@@ -330,10 +325,10 @@ module toe_tcp_core
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
-    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_RD_REQ, EV_TX_REQ, EV_SEG,
+    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_TX_REQ, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
-  localparam int unsigned N_EV = 11;
+  localparam int unsigned N_EV = 10;
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
@@ -345,7 +340,6 @@ module toe_tcp_core
   tcp_seg_t seg_reg;
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
-  tcp_rd_req_t rdq_reg;
   tcp_tx_req_t txq_reg;
   tcp_ring_job_t done_reg;
   logic release_reg;
@@ -358,7 +352,6 @@ module toe_tcp_core
                      sq_valid && cmd_room && sendq_room,                         // send queue
                      s_seg_valid && cmd_room && q_notif_ready && rxw_room && q_steer_ready,
                      tx_req_valid && q_txrsp_ready && q_txw_ready,
-                     rd_req_valid && q_rd_ready,
                      close_req_valid && cmd_room && q_notif_ready && rxw_room,
                      open_req_valid && q_openrsp_ready && cmd_room,
                      s_txw_done_valid && cmd_room,
@@ -384,7 +377,6 @@ module toe_tcp_core
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
   assign open_req_ready   = start && ev_pick == EV_OPEN;
   assign close_req_ready  = start && ev_pick == EV_CLOSE;
-  assign rd_req_ready     = start && ev_pick == EV_RD_REQ;
   assign tx_req_ready     = start && ev_pick == EV_TX_REQ;
   assign s_seg_ready      = start && ev_pick == EV_SEG;
   assign sq_pop           = start && ev_pick == EV_SENDQ;
@@ -417,11 +409,14 @@ module toe_tcp_core
   logic release_now;
   logic end_marker;        // the connection ends in this step: queue the final marker
   logic [2:0] end_tag;     // the notification the marker gives
-  logic rx_init;           // the step makes a new connection's RX_DONE (its first sequence number)
+  logic rx_init;           // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
+  logic [31:0] rx_first;   // its first sequence number
   // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
   wire [31:0] rx_done = rxd_rd_rx_done;
-  // RX_READ is toe_tcp_rx_read_done's: read with the record (one completion old at most)
+  // RX_REQ, RX_READ and readable are toe_tcp_rx_read's: read with the record
+  wire [31:0] rx_req = rdd_rd_rx_req;
   wire [31:0] rx_read = rdd_rd_rx_read;
+  wire rx_readable = rdd_rd_readable;
   wire exec = state_reg == ST_EXEC;
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
@@ -503,9 +498,6 @@ module toe_tcp_core
     do_rxw2 = 1'b0;
     rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
             offset: g.seq, length: '0, skip: '0, reassembled: '0};
-    do_rd = 1'b0;
-    rdj = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-            offset: s.rx_req, length: 17'(rdq_reg.length), skip: '0, reassembled: '0};
     do_txw = 1'b0;
     txw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b1, RING_BYTES),
             offset: s.tx_app, length: 17'(txq_reg.length), skip: '0, reassembled: '0};
@@ -530,6 +522,7 @@ module toe_tcp_core
     end_marker = 1'b0;
     end_tag = RING_TAG_NONE;
     rx_init = 1'b0;
+    rx_first = g.seq + 1;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
     avail = '0; tx_free = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
@@ -561,7 +554,7 @@ module toe_tcp_core
           ns.snd_wl2 = isn;
           ns.rcv_nxt = g.seq + 1;
           rx_init = 1'b1;
-          ns.rx_req = g.seq + 1;
+          rx_first = g.seq + 1;
           ns.rcv_adv = g.seq + 1 + MAX_WIN;
           ns.mss = peer.mss;
           c_mss_clamp = peer.clamped;
@@ -608,7 +601,7 @@ module toe_tcp_core
           end else if (g.flags[F_SYN]) begin
             ns.rcv_nxt = g.seq + 1;
             rx_init = 1'b1;
-            ns.rx_req = g.seq + 1;
+            rx_first = g.seq + 1;
             ns.rcv_adv = g.seq + 1 + MAX_WIN;
             ns.mss = peer.mss;
             c_mss_clamp = peer.clamped;
@@ -878,18 +871,6 @@ module toe_tcp_core
         end
       end
 
-      // ---- app: read request ----
-      EV_RD_REQ: begin
-        do_rd = 1'b1;
-        if (s.state != FREE && (!s.end_told || s.orderly) && rdq_reg.length != '0 &&
-            32'(rdq_reg.length) <= rx_done - s.rx_req) begin
-          ns.rx_req = s.rx_req + 32'(rdq_reg.length);
-        end else begin
-          rdj.length = '0;           // refused: rx_meta with length 0, no data
-          c_apperr = 1'b1;
-        end
-      end
-
       // ---- app: send request ----
       EV_TX_REQ: begin
         do_txrsp = 1'b1;
@@ -914,7 +895,7 @@ module toe_tcp_core
 
       // ---- completions ----
       EV_TOLD: ns.end_told = 1'b1;
-      // the app read bytes (toe_tcp_rx_read_done wakes the session only when the window
+      // the app read bytes (toe_tcp_rx_read wakes the session only when the window
       // is under half the ring or the connection waits for reads before its release):
       // a window update when the window opens by a step; the release is checked below
       EV_RD_WAKE: begin
@@ -1120,12 +1101,15 @@ module toe_tcp_core
       else do_rxw = 1'b1;
     end
     // ---- release when ended, told, and no ring job in flight ----
-    // RX_READ read with the record is at most one completion old: equal to RX_REQ (or
-    // RX_DONE), it is the current value
-    rx_quiet = rx_read == ns.rx_req;
+    // RX_REQ and RX_READ (toe_tcp_rx_read) are read with the record. No read is accepted
+    // after the read of them: after an orderly end every told byte was asked for (RX_REQ =
+    // RX_DONE, nothing more to read), after an abortive one the session was read as not
+    // readable (the engine wakes the session when the bit goes off). RX_READ may be one
+    // completion old: equal to RX_REQ, it is the current value.
+    rx_quiet = rx_read == rx_req;
     quiet = rx_quiet && ns.tx_done == ns.tx_app;
     if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
-        (!ns.orderly || rx_read == rx_done)) begin
+        (ns.orderly ? rx_read == rx_done : !rx_readable)) begin
       release_now = 1'b1;
       ns.state = FREE;
     end
@@ -1166,7 +1150,7 @@ module toe_tcp_core
       rxw.length = '0;
       rxw.tag = end_tag;
     end
-    if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_rd, do_txw, do_steer, do_txrsp, do_openrsp,
+    if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_txw, do_steer, do_txrsp, do_openrsp,
                 do_sendq, do_dbg, release_now} = '0;
   end
 
@@ -1180,7 +1164,7 @@ module toe_tcp_core
   tcp_tx_cmd_t post_cmd_reg;
   logic [SW-1:0] post_sid_reg;
   logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg;
-  logic post_adv_reg, post_rx_init_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
+  logic post_adv_reg, post_rx_init_reg, post_woken_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
   always_ff @(posedge clk) begin
     post_cmd_valid_reg <= do_cmd;
     post_write_reg <= writes;
@@ -1188,8 +1172,9 @@ module toe_tcp_core
     post_cmd_reg <= cmd;
     post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
-    post_rx_read_reg <= rx_init ? ns.rx_req : rx_read;
+    post_rx_read_reg <= rx_init ? rx_first : rx_read;
     post_rx_init_reg <= rx_init;
+    post_woken_reg <= ev_reg == EV_RD_WAKE;
     post_adv_reg <= adv_move;
     post_window_reg <= window_live;
     // a new session's `s` is the stale record of its slot
@@ -1216,19 +1201,26 @@ module toe_tcp_core
   // RX_DONE read with the record
   assign rxd_init_valid = writes && rx_init;
   assign rxd_init_session = SID_W'(sid_reg);
-  assign rxd_init_rx_done = ns.rx_req;
+  assign rxd_init_rx_done = rx_first;
   assign rxd_drop_valid = state_reg == ST_INIT || writes;
   assign rxd_drop_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : sid_reg);
   assign rxd_drop_value = state_reg != ST_INIT && ns.ended && !ns.orderly;
   assign rxd_rd_session = SID_W'(rd_addr);
-  // app read completions: with every record written, whether the core wants to be woken by
-  // reads (the advertised window under half the ring, or an ended connection waiting for
-  // reads before its release) and the RX_READ it computed with; RX_READ read with the record
+  // app reads (toe_tcp_rx_read): with every record written, whether the session is readable,
+  // whether the core wants to be woken by reads (the advertised window under half the ring,
+  // or an ended connection waiting for reads before its release), the RX_READ it computed
+  // with, and a new connection's first sequence number; RX_REQ, RX_READ and readable are
+  // read with the record
   assign rdd_op_valid = state_reg == ST_INIT || post_write_reg;
   assign rdd_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  assign rdd_op_woken = state_reg == ST_INIT || post_woken_reg;
   assign rdd_op_init = state_reg == ST_INIT || post_rx_init_reg;
-  assign rdd_op_rx_read = state_reg == ST_INIT ? '0 : post_rx_read_reg;
+  assign rdd_op_rx_first = state_reg == ST_INIT ? '0 : post_rx_read_reg;
   assign rdd_op_seen = post_rx_read_reg;
+  // readable: established or later (the app was told NEW), and after an abortive end until
+  // the app took the final notification
+  assign rdd_op_readable = state_reg != ST_INIT && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
+                           fin_sess.state != SYN_RCVD && (!fin_sess.end_told || fin_sess.orderly);
   assign rdd_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
     ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
      pos(fin_sess.rcv_adv - fin_sess.rcv_nxt) < (RING >> 1)));
@@ -1256,7 +1248,6 @@ module toe_tcp_core
     ev_pick == EV_RD_WAKE  ? SW'(rdd_wake_session) :
     ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
-    ev_pick == EV_RD_REQ   ? SW'(rd_req.session) :
     ev_pick == EV_TX_REQ   ? SW'(tx_req.session) :
     ev_pick == EV_SENDQ    ? sq_sid :
     ev_pick == EV_DBG      ? SW'(dbg_req) :
@@ -1285,7 +1276,6 @@ module toe_tcp_core
         end
         open_reg <= open_req;
         close_reg <= close_req;
-        rdq_reg <= rd_req;
         txq_reg <= tx_req;
         done_reg <= s_txw_done;
         state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;

@@ -22,9 +22,10 @@
 //             be in flight (its previous connection's jobs all completed before the
 //             session was released), and the connection's first completion comes two or
 //             more cycles later (through the writer). The core reads it through
-//             rd_session/rd_rx_done (one cycle, a pending init is forwarded); a value read
+//             rd_session/rd_rx_done, and the read engine (toe_tcp_rx_read) through
+//             rd2_session/rd2_rx_done (one cycle, a pending init is forwarded); a value read
 //             while a completion is being written is one completion old, which only makes
-//             the core's checks stricter.
+//             their checks stricter (the application is told of bytes after they are written).
 //   drop:     written by the core only (drop_wr_*, with every record it writes), read here
 //             when a completion is taken.
 // Notifications carry no tuple (the coalescer gives the application the one of the
@@ -57,6 +58,9 @@ module toe_tcp_rx_deliver
   // the core: reads a session's RX_DONE (value one cycle after the address)
   input  sid_t          rd_session,
   output logic [31:0]   rd_rx_done,
+  // the read engine: the same, for the application's read requests
+  input  sid_t          rd2_session,
+  output logic [31:0]   rd2_rx_done,
   // the core: a session's drop bit (the connection was aborted: its data is not told)
   input  logic          drop_wr_valid,
   input  sid_t          drop_wr_session,
@@ -111,6 +115,7 @@ module toe_tcp_rx_deliver
     if (init_pend_reg) rx_done_mem[init_sid_reg] <= init_val_reg;
     else if (st_advance && st_data) rx_done_mem[SW'(st_job_reg.session)] <= st_end;
     rd_rx_done <= init_pend_reg && init_sid_reg == SW'(rd_session) ? init_val_reg : rx_done_mem[SW'(rd_session)];
+    rd2_rx_done <= init_pend_reg && init_sid_reg == SW'(rd2_session) ? init_val_reg : rx_done_mem[SW'(rd2_session)];
   end
   always_ff @(posedge clk) begin
     if (init_valid) begin
