@@ -251,8 +251,8 @@ module toe_tcp
   tcp_notif_t core_notif, rx_notif;
   sid_t told_session;
   logic rxd_init_valid, rxd_drop_valid, rxd_drop_value;
-  sid_t rxd_init_session, rxd_rd_session, rxd_drop_session;
-  logic [31:0] rxd_init_rx_done, rxd_rd_rx_done;
+  sid_t rxd_init_session, rxd_rd_session, rxd_rd2_session, rxd_drop_session;
+  logic [31:0] rxd_init_rx_done, rxd_rd_rx_done, rxd_rd2_rx_done;
   toe_tcp_rx_deliver #(.MAX_SESSIONS(MAX_SESSIONS)) u_rx_deliver (
     .clk, .rst, .s_done_valid(rxw_done_valid), .s_done_ready(rxw_done_ready), .s_done(rxw_done),
     .s_core_notif_valid(core_notif_valid), .s_core_notif_ready(core_notif_ready), .s_core_notif(core_notif),
@@ -267,8 +267,8 @@ module toe_tcp
   // an ended connection waiting for its reads).
   logic rdd_op_valid, rdd_op_woken, rdd_op_init, rdd_op_readable, rdd_op_wake_on, rdd_rd_readable,
         rdd_wake_valid, rdd_wake_ready, rd_refused, core_app_error;
-  sid_t rdd_op_session, rdd_rd_session, rdd_wake_session, rxd_rd2_session;
-  logic [31:0] rdd_op_rx_first, rdd_op_seen, rdd_rd_rx_req, rdd_rd_rx_read, rxd_rd2_rx_done;
+  sid_t rdd_op_session, rdd_rd_session, rdd_wake_session;
+  logic [31:0] rdd_op_rx_first, rdd_op_seen, rdd_rd_rx_req, rdd_rd_rx_read;
   toe_tcp_rx_read #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_rx_read (
     .clk, .rst, .cfg_mem_base, .s_req_valid(rd_req_valid), .s_req_ready(rd_req_ready), .s_req(rd_req),
     .m_job_valid(rd_job_valid), .m_job_ready(rd_job_ready), .m_job(rd_job),
