@@ -38,6 +38,7 @@ rtl/tcp/toe_tcp_isn.sv
 rtl/tcp/toe_tcp_timer_wheel.sv
 rtl/tcp/toe_tcp_rx_deliver.sv
 rtl/tcp/toe_tcp_rx_read.sv
+rtl/tcp/toe_tcp_tx_req.sv
 rtl/tcp/toe_tcp_notif_coalesce.sv
 rtl/tcp/toe_tcp_core.sv
 rtl/tcp/toe_tcp.sv

@@ -282,6 +282,25 @@ module toe_tcp
     .m_wake_valid(rdd_wake_valid), .m_wake_ready(rdd_wake_ready), .m_wake_session(rdd_wake_session),
     .stat_refused(rd_refused)
   );
+  // App sends (toe_tcp_tx_req): requests, their answers and the TX ring write jobs; owns
+  // TX_APP and TX_WANT, wakes the core when a session stops being sendable.
+  logic txq_op_valid, txq_op_woken, txq_op_init, txq_op_sendable, txq_op_known_dead, txq_op_clear_want,
+        txq_rd_sendable, txq_wake_valid, txq_wake_ready, tx_req_error;
+  sid_t txq_op_session, txq_rd_session, txq_wake_session;
+  logic [31:0] txq_op_tx_first, txq_op_snd_una, txq_rd_tx_app;
+  logic [16:0] txq_op_want_seen, txq_rd_tx_want;
+  toe_tcp_tx_req #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_tx_req (
+    .clk, .rst, .cfg_mem_base, .s_req_valid(tx_req_valid), .s_req_ready(tx_req_ready), .s_req(tx_req),
+    .m_rsp_valid(tx_rsp_valid), .m_rsp_ready(tx_rsp_ready), .m_rsp(tx_rsp),
+    .m_job_valid(txw_job_valid), .m_job_ready(txw_job_ready), .m_job(txw_job),
+    .op_valid(txq_op_valid), .op_session(txq_op_session), .op_woken(txq_op_woken), .op_init(txq_op_init),
+    .op_tx_first(txq_op_tx_first), .op_sendable(txq_op_sendable), .op_known_dead(txq_op_known_dead),
+    .op_snd_una(txq_op_snd_una), .op_clear_want(txq_op_clear_want), .op_want_seen(txq_op_want_seen),
+    .rd_session(txq_rd_session), .rd_tx_app(txq_rd_tx_app), .rd_tx_want(txq_rd_tx_want),
+    .rd_sendable(txq_rd_sendable),
+    .m_wake_valid(txq_wake_valid), .m_wake_ready(txq_wake_ready), .m_wake_session(txq_wake_session),
+    .stat_error(tx_req_error)
+  );
   toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
     .clk, .rst, .s_valid(rx_notif_valid), .s_ready(rx_notif_ready), .s_notif(rx_notif),
     .m_valid(notif_valid), .m_ready(notif_ready), .m_notif(notif),
@@ -303,8 +322,6 @@ module toe_tcp
     .tab_rsp_local_port,
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
-    .tx_req_valid, .tx_req_ready, .tx_req,
-    .tx_rsp_valid, .tx_rsp_ready, .tx_rsp,
     .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
     .told_valid, .told_ready, .told_session,
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
@@ -313,7 +330,10 @@ module toe_tcp
     .rdd_op_valid, .rdd_op_session, .rdd_op_woken, .rdd_op_init, .rdd_op_rx_first, .rdd_op_readable,
     .rdd_op_wake_on, .rdd_op_seen, .rdd_rd_session, .rdd_rd_rx_req, .rdd_rd_rx_read, .rdd_rd_readable,
     .rdd_wake_valid, .rdd_wake_ready, .rdd_wake_session,
-    .m_txw_job_valid(txw_job_valid), .m_txw_job_ready(txw_job_ready), .m_txw_job(txw_job),
+    .txq_op_valid, .txq_op_session, .txq_op_woken, .txq_op_init, .txq_op_tx_first, .txq_op_sendable,
+    .txq_op_known_dead, .txq_op_snd_una, .txq_op_clear_want, .txq_op_want_seen,
+    .txq_rd_session, .txq_rd_tx_app, .txq_rd_tx_want, .txq_rd_sendable,
+    .txq_wake_valid, .txq_wake_ready, .txq_wake_session,
     .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
@@ -326,13 +346,14 @@ module toe_tcp
   logic [DATA_W-1:0] rxd_tdata;
   logic [W-1:0] rxd_tkeep;
   logic rxd_tvalid, rxd_tready, rxd_tlast;
-  // tcpAppErrors counts the core's refused requests and the read engine's refused reads;
-  // when both come in one cycle the second is counted from a backlog in a later cycle
-  // (it saturates: counts are lost only under some 10^5 cycles of both floods at once)
+  // tcpAppErrors counts the core's refused requests, the read engine's refused reads and
+  // the send engine's requests for sessions the app knew dead; when two or three come in
+  // one cycle the others are counted from a backlog in later cycles (it saturates: counts
+  // are lost only after some 10^4 cycles of floods on two of them at once)
   logic [15:0] app_error_backlog_reg;
-  assign stat_app_errors = core_app_error || rd_refused || app_error_backlog_reg != '0;
-  wire [16:0] app_error_backlog = 17'(app_error_backlog_reg) + 17'(core_app_error) + 17'(rd_refused) -
-                                 17'(stat_app_errors);
+  assign stat_app_errors = core_app_error || rd_refused || tx_req_error || app_error_backlog_reg != '0;
+  wire [16:0] app_error_backlog = 17'(app_error_backlog_reg) + 17'(core_app_error) + 17'(rd_refused) +
+                                 17'(tx_req_error) - 17'(stat_app_errors);
   always_ff @(posedge clk) begin
     app_error_backlog_reg <= app_error_backlog[16] ? '1 : app_error_backlog[15:0];
     if (rst) app_error_backlog_reg <= '0;

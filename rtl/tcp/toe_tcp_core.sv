@@ -94,12 +94,6 @@ module toe_tcp_core
   input  logic          close_req_valid,
   output logic          close_req_ready,
   input  tcp_close_req_t close_req,
-  input  logic          tx_req_valid,
-  output logic          tx_req_ready,
-  input  tcp_tx_req_t   tx_req,
-  output logic          tx_rsp_valid,
-  input  logic          tx_rsp_ready,
-  output tcp_tx_rsp_t   tx_rsp,
   output logic          notif_valid,
   input  logic          notif_ready,
   output tcp_notif_t    notif,
@@ -135,9 +129,25 @@ module toe_tcp_core
   input  logic          rdd_wake_valid,
   output logic          rdd_wake_ready,
   input  sid_t          rdd_wake_session,
-  output logic          m_txw_job_valid,
-  input  logic          m_txw_job_ready,
-  output tcp_ring_job_t m_txw_job,
+  // app sends (toe_tcp_tx_req): owns TX_APP and TX_WANT, wakes the core when a session
+  // stops being sendable
+  output logic          txq_op_valid,      // every record written
+  output sid_t          txq_op_session,
+  output logic          txq_op_woken,      // the event took the session's wake
+  output logic          txq_op_init,       // a new connection's first TX sequence number
+  output logic [31:0]   txq_op_tx_first,
+  output logic          txq_op_sendable,
+  output logic          txq_op_known_dead,
+  output logic [31:0]   txq_op_snd_una,
+  output logic          txq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txq_op_want_seen
+  output logic [16:0]   txq_op_want_seen,
+  output sid_t          txq_rd_session,    // TX_APP, TX_WANT, sendable of the session read with its record
+  input  logic [31:0]   txq_rd_tx_app,
+  input  logic [16:0]   txq_rd_tx_want,
+  input  logic          txq_rd_sendable,
+  input  logic          txq_wake_valid,
+  output logic          txq_wake_ready,
+  input  sid_t          txq_wake_session,
   input  logic          s_txw_done_valid,
   output logic          s_txw_done_ready,
   input  tcp_ring_job_t s_txw_done,
@@ -181,9 +191,7 @@ module toe_tcp_core
     logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
     logic [15:0] snd_wnd;
     logic [15:0] max_sndwnd; // largest window the peer has offered (sender SWS avoidance)
-    logic [31:0] tx_app;     // end of TX ring bytes the app has been granted
     logic [31:0] tx_done;    // end of TX ring bytes written to memory
-    logic [16:0] tx_want;    // free TX ring bytes the app waits for after a TX_NO_SPACE (0: none)
     logic [31:0] rcv_nxt;
     logic [31:0] rcv_adv;    // right edge of the window we advertised
     logic [15:0] mss;        // effective send MSS
@@ -233,18 +241,16 @@ module toe_tcp_core
 
   // ---------------- output queues ----------------
   logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room; a session is in the send queue once)
-  logic q_cmd_ready, q_notif_ready, q_txw_ready, q_steer_ready,
-        q_txrsp_ready, q_openrsp_ready, q_dbg_ready;
+  logic q_cmd_ready, q_notif_ready, q_steer_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
-  logic do_cmd, do_notif, do_rxw, do_rxw2, do_txw, do_steer, do_txrsp, do_openrsp, do_sendq, do_dbg;
+  logic do_cmd, do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
   tcp_tx_cmd_t cmd, post_cmd;
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic post_cmd_valid_reg, post_write_reg;
   tcp_notif_t nt;
-  tcp_ring_job_t rxw, rxw2_reg, txw;
-  tcp_tx_rsp_t txr;
+  tcp_ring_job_t rxw, rxw2_reg;
   tcp_open_rsp_t opr;
   logic steer_accept;
   logic push_rxw2;
@@ -260,15 +266,9 @@ module toe_tcp_core
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst, .s_data(push_rxw2 ? rxw2_reg : rxw),
     .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
     .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
-  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(8)) u_q_txw (.clk, .rst, .s_data(txw), .s_valid(do_txw),
-    .s_ready(q_txw_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_txw_job), .m_valid(m_txw_job_valid),
-    .m_ready(m_txw_job_ready), .uncommitted());
   toe_fifo #(.WIDTH(1), .DEPTH(32)) u_q_steer (.clk, .rst, .s_data(steer_accept), .s_valid(do_steer),
     .s_ready(q_steer_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_steer_accept),
     .m_valid(m_steer_valid), .m_ready(m_steer_ready), .uncommitted());
-  toe_fifo #(.WIDTH($bits(tcp_tx_rsp_t)), .DEPTH(4)) u_q_txrsp (.clk, .rst, .s_data(txr), .s_valid(do_txrsp),
-    .s_ready(q_txrsp_ready), .commit(1'b0), .rewind(1'b0), .m_data(tx_rsp), .m_valid(tx_rsp_valid),
-    .m_ready(tx_rsp_ready), .uncommitted());
   toe_fifo #(.WIDTH($bits(tcp_open_rsp_t)), .DEPTH(4)) u_q_openrsp (.clk, .rst, .s_data(opr),
     .s_valid(do_openrsp), .s_ready(q_openrsp_ready), .commit(1'b0), .rewind(1'b0), .m_data(open_rsp),
     .m_valid(open_rsp_valid), .m_ready(open_rsp_ready), .uncommitted());
@@ -325,7 +325,7 @@ module toe_tcp_core
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
-    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_TX_REQ, EV_SEG,
+    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 10;
@@ -340,7 +340,6 @@ module toe_tcp_core
   tcp_seg_t seg_reg;
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
-  tcp_tx_req_t txq_reg;
   tcp_ring_job_t done_reg;
   logic release_reg;
   sess_t rel_sess_reg;
@@ -351,7 +350,7 @@ module toe_tcp_core
                      fire_valid && cmd_room && q_notif_ready && rxw_room,        // timer
                      sq_valid && cmd_room && sendq_room,                         // send queue
                      s_seg_valid && cmd_room && q_notif_ready && rxw_room && q_steer_ready,
-                     tx_req_valid && q_txrsp_ready && q_txw_ready,
+                     txq_wake_valid && cmd_room,
                      close_req_valid && cmd_room && q_notif_ready && rxw_room,
                      open_req_valid && q_openrsp_ready && cmd_room,
                      s_txw_done_valid && cmd_room,
@@ -377,7 +376,7 @@ module toe_tcp_core
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
   assign open_req_ready   = start && ev_pick == EV_OPEN;
   assign close_req_ready  = start && ev_pick == EV_CLOSE;
-  assign tx_req_ready     = start && ev_pick == EV_TX_REQ;
+  assign txq_wake_ready   = start && ev_pick == EV_TX_WAKE;
   assign s_seg_ready      = start && ev_pick == EV_SEG;
   assign sq_pop           = start && ev_pick == EV_SENDQ;
   assign fire_pop         = start && ev_pick == EV_TIMER;
@@ -411,12 +410,20 @@ module toe_tcp_core
   logic [2:0] end_tag;     // the notification the marker gives
   logic rx_init;           // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
   logic [31:0] rx_first;   // its first sequence number
+  logic tx_init;           // the step makes a new connection's TX_APP (ISN + 1)
+  logic tx_clear_want;     // the step gave NOTIF_TX_SPACE for the TX_WANT it read
   // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
   wire [31:0] rx_done = rxd_rd_rx_done;
   // RX_REQ, RX_READ and readable are toe_tcp_rx_read's: read with the record
   wire [31:0] rx_req = rdd_rd_rx_req;
   wire [31:0] rx_read = rdd_rd_rx_read;
   wire rx_readable = rdd_rd_readable;
+  // TX_APP, TX_WANT and sendable are toe_tcp_tx_req's: read with the record. TX_APP is
+  // final (no request can be accepted after the read) once the session was read as not
+  // sendable; then all granted bytes are written when TX_DONE reaches it.
+  wire [31:0] tx_app = txq_rd_tx_app;
+  wire [16:0] tx_want = txq_rd_tx_want;
+  wire tx_app_fixed = !txq_rd_sendable;
   wire exec = state_reg == ST_EXEC;
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
@@ -498,13 +505,8 @@ module toe_tcp_core
     do_rxw2 = 1'b0;
     rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
             offset: g.seq, length: '0, skip: '0, reassembled: '0};
-    do_txw = 1'b0;
-    txw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b1, RING_BYTES),
-            offset: s.tx_app, length: 17'(txq_reg.length), skip: '0, reassembled: '0};
     do_steer = 1'b0;
     steer_accept = 1'b0;
-    do_txrsp = 1'b0;
-    txr = '{session: txq_reg.session, status: TX_NOT_CONNECTED, space: '0};
     do_openrsp = 1'b0;
     opr = '{session: SID_W'(sid_reg), local_port: tab_lport_reg, ok: 1'b0};
     do_sendq = 1'b0;
@@ -522,6 +524,8 @@ module toe_tcp_core
     end_marker = 1'b0;
     end_tag = RING_TAG_NONE;
     rx_init = 1'b0;
+    tx_init = 1'b0;
+    tx_clear_want = 1'b0;
     rx_first = g.seq + 1;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
@@ -546,7 +550,7 @@ module toe_tcp_core
           ns.snd_una = isn;
           ns.snd_nxt = isn + 1;
           ns.snd_max = isn + 1;
-          ns.tx_app = isn + 1;
+          tx_init = 1'b1;
           ns.tx_done = isn + 1;
           ns.snd_wnd = g.window;
           ns.max_sndwnd = g.window;
@@ -835,7 +839,7 @@ module toe_tcp_core
           ns.snd_una = isn;
           ns.snd_nxt = isn + 1;
           ns.snd_max = isn + 1;
-          ns.tx_app = isn + 1;
+          tx_init = 1'b1;
           ns.tx_done = isn + 1;
           ns.mss = cfg_mss;
           ns.rto = cfg_rto_init_us;
@@ -871,27 +875,9 @@ module toe_tcp_core
         end
       end
 
-      // ---- app: send request ----
-      EV_TX_REQ: begin
-        do_txrsp = 1'b1;
-        avail = RING - (s.tx_app - s.snd_una);
-        if (!is_estab(s.state) || s.close_req || s.ended) begin
-          txr.status = TX_NOT_CONNECTED;
-          // an error only if the app knew: it closed, or was told the end (not a race
-          // with a reset whose notification is still on its way)
-          c_apperr = s.state == FREE || s.close_req || s.end_told;
-        end else if (txq_reg.length == '0 || 32'(txq_reg.length) > avail) begin
-          txr.status = TX_NO_SPACE;
-          txr.space = 17'(avail);
-          // NOTIF_TX_SPACE once that much is free (a request above the ring: when it is empty)
-          ns.tx_want = 32'(txq_reg.length) > RING ? 17'(RING) : 17'(txq_reg.length);
-        end else begin
-          txr.status = TX_ACCEPTED;
-          txr.space = 17'(avail - 32'(txq_reg.length));
-          ns.tx_app = s.tx_app + 32'(txq_reg.length);
-          do_txw = 1'b1;
-        end
-      end
+      // ---- the session stopped being sendable (toe_tcp_tx_req): TX_APP is final, so a
+      // FIN the app asked for may go now ----
+      EV_TX_WAKE: try_send = 1'b1;
 
       // ---- completions ----
       EV_TOLD: ns.end_told = 1'b1;
@@ -1031,7 +1017,7 @@ module toe_tcp_core
           ns.in_sendq = 1'b1;
           do_sendq = 1'b1;
         end
-      end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.tx_done == ns.tx_app &&
+      end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == ns.tx_done && tx_app_fixed && ns.tx_done == tx_app &&
                    is_estab(ns.state) && usable != '0) begin   // a FIN needs window like a byte
         send = SEND_FIN;
         send_seq = ns.snd_nxt;
@@ -1071,13 +1057,14 @@ module toe_tcp_core
     // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
     // Only a segment frees TX ring space; in a synchronized state it gives no other
     // notification (NEW comes before the app could have asked), so the slot is free.
-    tx_free = RING - (ns.tx_app - ns.snd_una);
-    if (ev_reg == EV_SEG && s.tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
-        32'(s.tx_want) <= tx_free) begin
+    // (TX_APP read with the record may be one request old: the notification is a hint)
+    tx_free = RING - (tx_app - ns.snd_una);
+    if (ev_reg == EV_SEG && tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
+        32'(tx_want) <= tx_free) begin
       do_notif = 1'b1;
       nt.kind = NOTIF_TX_SPACE;
       nt.length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
-      ns.tx_want = '0;
+      tx_clear_want = 1'b1;
     end
 
     // ---- end of the connection: the marker carries the notification ----
@@ -1107,7 +1094,7 @@ module toe_tcp_core
     // readable (the engine wakes the session when the bit goes off). RX_READ may be one
     // completion old: equal to RX_REQ, it is the current value.
     rx_quiet = rx_read == rx_req;
-    quiet = rx_quiet && ns.tx_done == ns.tx_app;
+    quiet = rx_quiet && tx_app_fixed && ns.tx_done == tx_app;
     if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
         (ns.orderly ? rx_read == rx_done : !rx_readable)) begin
       release_now = 1'b1;
@@ -1150,7 +1137,7 @@ module toe_tcp_core
       rxw.length = '0;
       rxw.tag = end_tag;
     end
-    if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_txw, do_steer, do_txrsp, do_openrsp,
+    if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_steer, do_openrsp,
                 do_sendq, do_dbg, release_now} = '0;
   end
 
@@ -1163,8 +1150,9 @@ module toe_tcp_core
   sess_t post_sess_reg, fin_sess;
   tcp_tx_cmd_t post_cmd_reg;
   logic [SW-1:0] post_sid_reg;
-  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg;
-  logic post_adv_reg, post_rx_init_reg, post_woken_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
+  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg;
+  logic [16:0] post_want_seen_reg;
+  logic post_adv_reg, post_rx_init_reg, post_woken_reg, post_tx_init_reg, post_tx_woken_reg, post_tx_clear_want_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
   always_ff @(posedge clk) begin
     post_cmd_valid_reg <= do_cmd;
     post_write_reg <= writes;
@@ -1175,6 +1163,11 @@ module toe_tcp_core
     post_rx_read_reg <= rx_init ? rx_first : rx_read;
     post_rx_init_reg <= rx_init;
     post_woken_reg <= ev_reg == EV_RD_WAKE;
+    post_tx_init_reg <= tx_init;
+    post_tx_first_reg <= isn + 1;
+    post_tx_woken_reg <= ev_reg == EV_TX_WAKE;
+    post_tx_clear_want_reg <= tx_clear_want;
+    post_want_seen_reg <= tx_want;
     post_adv_reg <= adv_move;
     post_window_reg <= window_live;
     // a new session's `s` is the stale record of its slot
@@ -1225,6 +1218,21 @@ module toe_tcp_core
     ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
      pos(fin_sess.rcv_adv - fin_sess.rcv_nxt) < (RING >> 1)));
   assign rdd_rd_session = SID_W'(rd_addr);
+  // app sends (toe_tcp_tx_req): with every record written, whether the session is sendable,
+  // whether a request now is the app's error (it closed, or was told the end: not a race
+  // with a reset whose notification is still on its way), SND.UNA, a new connection's
+  // TX_APP, and the TX_WANT a NOTIF_TX_SPACE was given for
+  assign txq_op_valid = state_reg == ST_INIT || post_write_reg;
+  assign txq_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  assign txq_op_woken = state_reg == ST_INIT || post_tx_woken_reg;
+  assign txq_op_init = state_reg == ST_INIT || post_tx_init_reg;
+  assign txq_op_tx_first = state_reg == ST_INIT ? '0 : post_tx_first_reg;
+  assign txq_op_sendable = state_reg != ST_INIT && is_estab(fin_sess.state) && !fin_sess.close_req && !fin_sess.ended;
+  assign txq_op_known_dead = state_reg == ST_INIT || fin_sess.state == FREE || fin_sess.close_req || fin_sess.end_told;
+  assign txq_op_snd_una = fin_sess.snd_una;
+  assign txq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
+  assign txq_op_want_seen = post_want_seen_reg;
+  assign txq_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
   always_ff @(posedge clk) begin
@@ -1248,7 +1256,7 @@ module toe_tcp_core
     ev_pick == EV_RD_WAKE  ? SW'(rdd_wake_session) :
     ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
-    ev_pick == EV_TX_REQ   ? SW'(tx_req.session) :
+    ev_pick == EV_TX_WAKE  ? SW'(txq_wake_session) :
     ev_pick == EV_SENDQ    ? sq_sid :
     ev_pick == EV_DBG      ? SW'(dbg_req) :
     ev_pick == EV_TOLD     ? SW'(told_session) : fire_sid;
@@ -1276,7 +1284,6 @@ module toe_tcp_core
         end
         open_reg <= open_req;
         close_reg <= close_req;
-        txq_reg <= tx_req;
         done_reg <= s_txw_done;
         state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
       end

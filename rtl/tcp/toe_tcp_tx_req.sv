@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_tx_req: the application's send requests. It answers them (tx_rsp), owns each
+// session's TX_APP (the end of the TX ring bytes the application has been granted) and
+// TX_WANT (the free space an application waits for after TX_NO_SPACE), and gives the TX
+// ring writer its jobs, so a send request costs the protocol core no event.
+//   Request of length L: TX_NOT_CONNECTED unless the session is sendable (a bit the core
+//   owns: established or CLOSE-WAIT, no close asked for, not ended), with a stat_error
+//   pulse when the application knew (a core bit: FREE, close asked for, or told the end);
+//   else with AVAIL = RING_BYTES - (TX_APP - SND.UNA): TX_NO_SPACE (space = AVAIL) when
+//   L = 0 or L > AVAIL, and TX_WANT = min(L, RING_BYTES); else TX_ACCEPTED (space =
+//   AVAIL - L), a job [TX_APP, TX_APP + L) and TX_APP += L.
+//   SND.UNA is the core's: it writes it with every record (op_snd_una), so AVAIL is at
+//   most one record write old, which only makes the check stricter.
+//   The core writes, with every record it writes (op_*): sendable, the error bit, SND.UNA,
+//   and for a new connection the initial TX_APP (op_init; TX_WANT = 0). After it told the
+//   application NOTIF_TX_SPACE it asks for TX_WANT to be cleared (op_clear_want): cleared
+//   only if it still holds the value the core saw (op_want_seen), so a newer TX_NO_SPACE
+//   waits for its own notification.
+//   Wake (m_wake): by the core write that turns sendable off. The core trusts TX_APP (to
+//   send its FIN after the last byte, or to release the session) only once it has read
+//   sendable off: from then on no request is accepted. A session is in the queue at most
+//   once (a queued bit, cleared by the write of the core's event that took it, op_woken),
+//   so the queue, MAX_SESSIONS deep, cannot overflow.
+// Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
+// are forwarded; a request taken but not yet written is not (one request old at most).
+// Ordering: the core's writes and the requests go through one two-stage pipeline (the
+// core's first), each reading the record as the one before it wrote it. A request is taken
+// only when the response and job FIFOs (DEPTH) have room for it and the pipeline's entry.
+module toe_tcp_tx_req
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned MAX_SESSIONS = 1024,
+  parameter int unsigned RING_BYTES   = 65536,
+  parameter int unsigned DEPTH        = 8      // responses held for the app, jobs for the writer
+) (
+  input  logic          clk,
+  input  logic          rst,
+  input  logic [47:0]   cfg_mem_base,
+  // application send requests and their answers
+  input  logic          s_req_valid,
+  output logic          s_req_ready,
+  input  tcp_tx_req_t   s_req,
+  output logic          m_rsp_valid,
+  input  logic          m_rsp_ready,
+  output tcp_tx_rsp_t   m_rsp,
+  // TX ring write jobs
+  output logic          m_job_valid,
+  input  logic          m_job_ready,
+  output tcp_ring_job_t m_job,
+  // the core, with every record it writes
+  input  logic          op_valid,
+  input  sid_t          op_session,
+  input  logic          op_woken,      // the event took this session's wake (or the reset's clear)
+  input  logic          op_init,       // a new connection: TX_APP = op_tx_first, TX_WANT = 0
+  input  logic [31:0]   op_tx_first,
+  input  logic          op_sendable,
+  input  logic          op_known_dead, // a request now is the application's error
+  input  logic [31:0]   op_snd_una,
+  input  logic          op_clear_want, // NOTIF_TX_SPACE was given for op_want_seen
+  input  logic [16:0]   op_want_seen,
+  // the core reads a session's fields (values one cycle after the address)
+  input  sid_t          rd_session,
+  output logic [31:0]   rd_tx_app,
+  output logic [16:0]   rd_tx_want,
+  output logic          rd_sendable,
+  // sessions that stopped being sendable
+  output logic          m_wake_valid,
+  input  logic          m_wake_ready,
+  output sid_t          m_wake_session,
+  output logic          stat_error     // a request the application should have known to fail
+);
+  localparam int unsigned SW = $clog2(MAX_SESSIONS);
+  localparam int unsigned CW = $clog2(DEPTH) + 1;
+  localparam logic [31:0] RING = 32'(RING_BYTES);
+
+  typedef struct packed {
+    logic [31:0] tx_app;
+    logic [16:0] tx_want;
+    logic [31:0] snd_una;
+    logic        sendable;
+    logic        known_dead;
+    logic        queued;      // in the wake queue
+  } rec_t;
+  rec_t mem [MAX_SESSIONS];
+
+  // ---- stage 1: an operation taken, its session's record read ----
+  logic [CW-1:0] rsp_count_reg, job_count_reg;
+  logic st_valid_reg, st_core_reg, st_woken_reg, st_init_reg, st_sendable_reg, st_known_dead_reg,
+        st_clear_want_reg;
+  logic [SW-1:0] st_sid_reg;
+  logic [31:0] st_first_reg, st_snd_una_reg;
+  logic [16:0] st_want_seen_reg;
+  logic [15:0] st_len_reg;
+  rec_t st_rec_reg;
+  logic wr_en;
+  logic [SW-1:0] wr_sid;
+  rec_t wr_rec;
+
+  wire st_req = st_valid_reg && !st_core_reg;
+  assign s_req_ready = !op_valid && (CW+1)'(rsp_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH) &&
+                       (CW+1)'(job_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH);
+  wire take = s_req_valid && s_req_ready;
+  wire [SW-1:0] in_sid = op_valid ? SW'(op_session) : SW'(s_req.session);
+
+  always_ff @(posedge clk) begin
+    if (wr_en) mem[wr_sid] <= wr_rec;
+    st_rec_reg <= wr_en && wr_sid == in_sid ? wr_rec : mem[in_sid];
+    st_valid_reg <= op_valid || take;
+    st_core_reg <= op_valid;
+    st_sid_reg <= in_sid;
+    st_woken_reg <= op_woken;
+    st_init_reg <= op_init;
+    st_first_reg <= op_tx_first;
+    st_sendable_reg <= op_sendable;
+    st_known_dead_reg <= op_known_dead;
+    st_snd_una_reg <= op_snd_una;
+    st_clear_want_reg <= op_clear_want;
+    st_want_seen_reg <= op_want_seen;
+    st_len_reg <= s_req.length;
+    if (rst) st_valid_reg <= 1'b0;
+  end
+
+  // ---- stage 2: the record written; an answer, a job or a wake pushed ----
+  logic push_wake, push_rsp, push_job;
+  logic [31:0] avail;
+  tcp_tx_rsp_t rsp;
+  tcp_ring_job_t job;
+  always_comb begin
+    wr_en = st_valid_reg;
+    wr_sid = st_sid_reg;
+    wr_rec = st_rec_reg;
+    push_wake = 1'b0;
+    push_rsp = st_req;
+    push_job = 1'b0;
+    avail = RING - (st_rec_reg.tx_app - st_rec_reg.snd_una);
+    rsp = '{session: SID_W'(st_sid_reg), status: TX_NOT_CONNECTED, space: '0};
+    job = '{session: SID_W'(st_sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(st_sid_reg), 1'b1, RING_BYTES),
+            offset: st_rec_reg.tx_app, length: 17'(st_len_reg), skip: '0, reassembled: '0};
+    if (st_valid_reg && st_core_reg) begin
+      wr_rec.sendable = st_sendable_reg;
+      wr_rec.known_dead = st_known_dead_reg;
+      wr_rec.snd_una = st_snd_una_reg;
+      if (st_woken_reg) wr_rec.queued = 1'b0;
+      if (st_clear_want_reg && st_rec_reg.tx_want == st_want_seen_reg) wr_rec.tx_want = '0;
+      if (st_init_reg) begin
+        wr_rec.tx_app = st_first_reg;
+        wr_rec.tx_want = '0;
+      end else push_wake = !wr_rec.queued && st_rec_reg.sendable && !st_sendable_reg;
+    end else if (st_req && st_rec_reg.sendable) begin
+      if (st_len_reg == '0 || 32'(st_len_reg) > avail) begin
+        rsp.status = TX_NO_SPACE;
+        rsp.space = 17'(avail);
+        // NOTIF_TX_SPACE once that much is free (a request above the ring: when it is empty)
+        wr_rec.tx_want = 32'(st_len_reg) > RING ? 17'(RING) : 17'(st_len_reg);
+      end else begin
+        rsp.status = TX_ACCEPTED;
+        rsp.space = 17'(avail - 32'(st_len_reg));
+        wr_rec.tx_app = st_rec_reg.tx_app + 32'(st_len_reg);
+        push_job = 1'b1;
+      end
+    end
+    if (push_wake) wr_rec.queued = 1'b1;
+  end
+  assign stat_error = st_req && !st_rec_reg.sendable && st_rec_reg.known_dead;
+
+  // the core's read: the write of this cycle and an init given this cycle are forwarded
+  always_ff @(posedge clk) begin
+    rec_t r;
+    r = wr_en && wr_sid == SW'(rd_session) ? wr_rec : mem[SW'(rd_session)];
+    if (op_valid && op_init && SW'(op_session) == SW'(rd_session))
+      {r.tx_app, r.tx_want, r.sendable} = {op_tx_first, 17'd0, op_sendable};
+    {rd_tx_app, rd_tx_want, rd_sendable} <= {r.tx_app, r.tx_want, r.sendable};
+  end
+
+  logic [SW-1:0] wake_sid;
+  logic wake_q_ready;     // never low when pushed: a session is queued at most once
+  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_wake (.clk, .rst, .s_data(st_sid_reg), .s_valid(push_wake),
+    .s_ready(wake_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(wake_sid), .m_valid(m_wake_valid),
+    .m_ready(m_wake_ready), .uncommitted());
+  assign m_wake_session = SID_W'(wake_sid);
+  toe_fifo #(.WIDTH($bits(tcp_tx_rsp_t)), .DEPTH(DEPTH)) u_rsp (.clk, .rst, .s_data(rsp), .s_valid(push_rsp),
+    .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(m_rsp), .m_valid(m_rsp_valid),
+    .m_ready(m_rsp_ready), .uncommitted());
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(DEPTH)) u_job (.clk, .rst, .s_data(job), .s_valid(push_job),
+    .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(m_job), .m_valid(m_job_valid),
+    .m_ready(m_job_ready), .uncommitted());
+  always_ff @(posedge clk) begin
+    rsp_count_reg <= rsp_count_reg + CW'(push_rsp) - CW'(m_rsp_valid && m_rsp_ready);
+    job_count_reg <= job_count_reg + CW'(push_job) - CW'(m_job_valid && m_job_ready);
+    if (rst) begin
+      rsp_count_reg <= '0;
+      job_count_reg <= '0;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // a session is queued at most once, so the wake queue never overflows
+  always @(posedge clk) if (!rst && push_wake) assert (wake_q_ready) else $error("toe_tcp_tx_req: wake queue overflow");
+  always @(posedge clk) if (!rst && push_rsp) assert (rsp_count_reg < CW'(DEPTH))
+    else $error("toe_tcp_tx_req: response FIFO overflow");
+  always @(posedge clk) if (!rst && push_job) assert (job_count_reg < CW'(DEPTH))
+    else $error("toe_tcp_tx_req: job FIFO overflow");
+`endif
+endmodule
