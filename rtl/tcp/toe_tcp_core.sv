@@ -4,24 +4,26 @@
 // event at a time, so the RX and TX sides never race on a session:
 //   received segment (looked up ahead by toe_tcp_seg_lookup: it comes with its session,
 //   which the core trusts only if the record holds the segment's tuple), app
-//   open/close/send requests, completions of app TX data ring writes, a session whose
-//   app reads matter (toe_tcp_rx_read owns the reads: it wakes the core when the window is
-//   under half the ring or an ended connection waits for its reads),
+//   open/close requests, completions of app TX data ring writes, a session whose app
+//   reads matter (toe_tcp_rx_read owns the reads: it wakes the core when the window is
+//   under half the ring or an ended connection waits for its reads), a session that
+//   stopped being sendable (toe_tcp_tx_req owns the send requests: TX_APP is final then),
 //   a session from the send queue (more data to send), and a session whose earliest
 //   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
 //   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a
 //   session's earliest deadline: an idle session costs no event.
 // Each event reads the session's state, computes the new state and at most one of each
-// output (one segment command, one notification, one job per ring engine, two RX writer
-// jobs), and writes the state back. Events take 2 cycles: the record is read in the cycle
+// output (one segment command, one notification, two RX writer jobs), and writes the
+// state back. Events take 2 cycles: the record is read in the cycle
 // the event is picked and the step runs in the next (+3 for an open's table request, +10
 // for the SipHash ISN of a new session); a post stage in the cycle after the step moves
 // the advertised edge, completes the segment command and the timer wheel's arm, and
 // writes the record back while the next event is picked, which reads it as written.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
-// A send request refused with TX_NO_SPACE is remembered, and the ACK that frees that much
-// TX ring space gives NOTIF_TX_SPACE, so an app waits for it instead of polling the core.
+// A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
+// ACK that frees that much TX ring space gives NOTIF_TX_SPACE, so an app waits for it
+// instead of polling.
 // RX writer completions are not events here: toe_tcp_rx_deliver takes them, owns RX_DONE
 // (read with the record) and gives the DATA notifications. Notifications that must follow
 // delivered data (peer FIN, closed, reset) travel as 0-length marker jobs through the RX
