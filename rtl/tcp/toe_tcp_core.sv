@@ -878,7 +878,7 @@ module toe_tcp_core
       end
 
       // ---- the session stopped being sendable (toe_tcp_tx_req): TX_APP is final, so a
-      // FIN the app asked for may go now ----
+      // FIN the app asked for may go now; or the space an app waits for is free (below) ----
       EV_TX_WAKE: try_send = 1'b1;
 
       // ---- completions ----
@@ -1058,10 +1058,12 @@ module toe_tcp_core
 
     // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
     // Only a segment frees TX ring space; in a synchronized state it gives no other
-    // notification (NEW comes before the app could have asked), so the slot is free.
+    // notification (NEW comes before the app could have asked), so the slot is free. When
+    // the TX_WANT was set after this record was read, or the slot was taken, the send
+    // engine wakes the session once the space is free (EV_TX_WAKE: no other notification).
     // (TX_APP read with the record may be one request old: the notification is a hint)
     tx_free = RING - (tx_app - ns.snd_una);
-    if (ev_reg == EV_SEG && tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
+    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
         32'(tx_want) <= tx_free) begin
       do_notif = 1'b1;
       nt.kind = NOTIF_TX_SPACE;

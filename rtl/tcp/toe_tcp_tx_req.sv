@@ -16,10 +16,13 @@
 //   application NOTIF_TX_SPACE it asks for TX_WANT to be cleared (op_clear_want): cleared
 //   only if it still holds the value the core saw (op_want_seen), so a newer TX_NO_SPACE
 //   waits for its own notification.
-//   Wake (m_wake): by the core write that turns sendable off. The core trusts TX_APP (to
-//   send its FIN after the last byte, or to release the session) only once it has read
-//   sendable off: from then on no request is accepted. A session is in the queue at most
-//   once (a queued bit, cleared by the write of the core's event that took it, op_woken),
+//   Wake (m_wake): by the core write that turns sendable off (the core trusts TX_APP, to
+//   send its FIN after the last byte or to release the session, only once it has read
+//   sendable off: from then on no request is accepted); and by a core write after which
+//   a sendable session's TX_WANT (not 0) fits in the free space with the SND.UNA written
+//   (a TX_NO_SPACE decided with an older SND.UNA than the ACK the core had just taken, or
+//   an ACK that could not notify: the core gives NOTIF_TX_SPACE on the wake, so no app
+//   waits for an ACK that will not come). A session is in the queue at most once (a queued bit, cleared by the write of the core's event that took it, op_woken),
 //   so the queue, MAX_SESSIONS deep, cannot overflow.
 // Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
 // are forwarded; a request taken but not yet written is not (one request old at most).
@@ -63,7 +66,7 @@ module toe_tcp_tx_req
   output logic [31:0]   rd_tx_app,
   output logic [16:0]   rd_tx_want,
   output logic          rd_sendable,
-  // sessions that stopped being sendable
+  // sessions that stopped being sendable, or whose TX_WANT fits now
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
   output sid_t          m_wake_session,
@@ -145,7 +148,9 @@ module toe_tcp_tx_req
       if (st_init_reg) begin
         wr_rec.tx_app = st_first_reg;
         wr_rec.tx_want = '0;
-      end else push_wake = !wr_rec.queued && st_rec_reg.sendable && !st_sendable_reg;
+      end else push_wake = !wr_rec.queued && ((st_rec_reg.sendable && !st_sendable_reg) ||
+                                              (st_sendable_reg && wr_rec.tx_want != '0 &&
+                                               32'(wr_rec.tx_want) <= RING - (wr_rec.tx_app - st_snd_una_reg)));
     end else if (st_req && st_rec_reg.sendable) begin
       if (st_len_reg == '0 || 32'(st_len_reg) > avail) begin
         rsp.status = TX_NO_SPACE;

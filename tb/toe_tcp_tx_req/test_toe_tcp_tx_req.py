@@ -8,8 +8,9 @@ TX ring write jobs, TX_APP/TX_WANT and wakes out. Written from the contract, not
   TX ring, TX_APP += L; answers and jobs in request order;
 - the core's write sets sendable, the error bit and SND.UNA; for a new connection TX_APP
   and TX_WANT = 0; its clear of TX_WANT happens only if TX_WANT still is the value it saw;
-- a session is queued for the core by the core write that turns sendable off, at most once
-  until the write of the event that took it; no other wakes;
+- a session is queued for the core by the core write that turns sendable off, and by one
+  after which a sendable session's TX_WANT (not 0) fits in RING - (TX_APP - SND.UNA); at
+  most once until the write of the event that took it; no other wakes;
 - TX_APP, TX_WANT and sendable read by the core are values of the current connection at
   most one operation old, and the latest when idle;
 - random request lengths, idle cycles, back-pressure on answers, jobs and wakes, the core's
@@ -77,7 +78,9 @@ class Model:
         if init:
             self.tx_app[sid], self.tx_want[sid] = first, 0
             self.hist[sid] = {"app": [], "want": [], "sendable": []}
-        elif was and not sendable and not self.queued[sid]:
+        elif not self.queued[sid] and ((was and not sendable) or (
+                sendable and self.tx_want[sid] and
+                self.tx_want[sid] <= (RING - ((self.tx_app[sid] - snd_una) & M32)) & M32)):
             self.queued[sid] = True
             self.wakes[sid] += 1
         self._note(sid)
