@@ -265,40 +265,40 @@ module toe_tcp
   // App reads (toe_tcp_rx_read): requests, ring read jobs and their completions; owns
   // RX_REQ and RX_READ, wakes the core only when a read matters to it (a small window, or
   // an ended connection waiting for its reads).
-  logic rdd_op_valid, rdd_op_woken, rdd_op_init, rdd_op_readable, rdd_op_wake_on, rdd_rd_readable,
-        rdd_wake_valid, rdd_wake_ready, rd_refused, core_app_error;
-  sid_t rdd_op_session, rdd_rd_session, rdd_wake_session;
-  logic [31:0] rdd_op_rx_first, rdd_op_seen, rdd_rd_rx_req, rdd_rd_rx_read;
+  logic rxread_op_valid, rxread_op_woken, rxread_op_init, rxread_op_readable, rxread_op_wake_on, rxread_rd_readable,
+        rxread_wake_valid, rxread_wake_ready, rd_refused, core_app_error;
+  sid_t rxread_op_session, rxread_rd_session, rxread_wake_session;
+  logic [31:0] rxread_op_rx_first, rxread_op_seen, rxread_rd_rx_req, rxread_rd_rx_read;
   toe_tcp_rx_read #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_rx_read (
     .clk, .rst, .cfg_mem_base, .s_req_valid(rd_req_valid), .s_req_ready(rd_req_ready), .s_req(rd_req),
     .m_job_valid(rd_job_valid), .m_job_ready(rd_job_ready), .m_job(rd_job),
     .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
     .rx_done_session(rxd_rd2_session), .rx_done(rxd_rd2_rx_done),
-    .op_valid(rdd_op_valid), .op_session(rdd_op_session), .op_woken(rdd_op_woken), .op_init(rdd_op_init),
-    .op_rx_first(rdd_op_rx_first), .op_readable(rdd_op_readable), .op_wake_on(rdd_op_wake_on),
-    .op_seen(rdd_op_seen),
-    .rd_session(rdd_rd_session), .rd_rx_req(rdd_rd_rx_req), .rd_rx_read(rdd_rd_rx_read),
-    .rd_readable(rdd_rd_readable),
-    .m_wake_valid(rdd_wake_valid), .m_wake_ready(rdd_wake_ready), .m_wake_session(rdd_wake_session),
+    .op_valid(rxread_op_valid), .op_session(rxread_op_session), .op_woken(rxread_op_woken), .op_init(rxread_op_init),
+    .op_rx_first(rxread_op_rx_first), .op_readable(rxread_op_readable), .op_wake_on(rxread_op_wake_on),
+    .op_seen(rxread_op_seen),
+    .rd_session(rxread_rd_session), .rd_rx_req(rxread_rd_rx_req), .rd_rx_read(rxread_rd_rx_read),
+    .rd_readable(rxread_rd_readable),
+    .m_wake_valid(rxread_wake_valid), .m_wake_ready(rxread_wake_ready), .m_wake_session(rxread_wake_session),
     .stat_refused(rd_refused)
   );
   // App sends (toe_tcp_tx_req): requests, their answers and the TX ring write jobs; owns
   // TX_APP and TX_WANT, wakes the core when a session stops being sendable.
-  logic txq_op_valid, txq_op_woken, txq_op_init, txq_op_sendable, txq_op_known_dead, txq_op_clear_want,
-        txq_rd_sendable, txq_wake_valid, txq_wake_ready, tx_req_error;
-  sid_t txq_op_session, txq_rd_session, txq_wake_session;
-  logic [31:0] txq_op_tx_first, txq_op_snd_una, txq_rd_tx_app;
-  logic [16:0] txq_op_want_seen, txq_rd_tx_want;
+  logic txreq_op_valid, txreq_op_woken, txreq_op_init, txreq_op_sendable, txreq_op_known_dead, txreq_op_clear_want,
+        txreq_rd_sendable, txreq_wake_valid, txreq_wake_ready, tx_req_error;
+  sid_t txreq_op_session, txreq_rd_session, txreq_wake_session;
+  logic [31:0] txreq_op_tx_first, txreq_op_snd_una, txreq_rd_tx_app;
+  logic [16:0] txreq_op_want_seen, txreq_rd_tx_want;
   toe_tcp_tx_req #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_tx_req (
     .clk, .rst, .cfg_mem_base, .s_req_valid(tx_req_valid), .s_req_ready(tx_req_ready), .s_req(tx_req),
     .m_rsp_valid(tx_rsp_valid), .m_rsp_ready(tx_rsp_ready), .m_rsp(tx_rsp),
     .m_job_valid(txw_job_valid), .m_job_ready(txw_job_ready), .m_job(txw_job),
-    .op_valid(txq_op_valid), .op_session(txq_op_session), .op_woken(txq_op_woken), .op_init(txq_op_init),
-    .op_tx_first(txq_op_tx_first), .op_sendable(txq_op_sendable), .op_known_dead(txq_op_known_dead),
-    .op_snd_una(txq_op_snd_una), .op_clear_want(txq_op_clear_want), .op_want_seen(txq_op_want_seen),
-    .rd_session(txq_rd_session), .rd_tx_app(txq_rd_tx_app), .rd_tx_want(txq_rd_tx_want),
-    .rd_sendable(txq_rd_sendable),
-    .m_wake_valid(txq_wake_valid), .m_wake_ready(txq_wake_ready), .m_wake_session(txq_wake_session),
+    .op_valid(txreq_op_valid), .op_session(txreq_op_session), .op_woken(txreq_op_woken), .op_init(txreq_op_init),
+    .op_tx_first(txreq_op_tx_first), .op_sendable(txreq_op_sendable), .op_known_dead(txreq_op_known_dead),
+    .op_snd_una(txreq_op_snd_una), .op_clear_want(txreq_op_clear_want), .op_want_seen(txreq_op_want_seen),
+    .rd_session(txreq_rd_session), .rd_tx_app(txreq_rd_tx_app), .rd_tx_want(txreq_rd_tx_want),
+    .rd_sendable(txreq_rd_sendable),
+    .m_wake_valid(txreq_wake_valid), .m_wake_ready(txreq_wake_ready), .m_wake_session(txreq_wake_session),
     .stat_error(tx_req_error)
   );
   toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
@@ -327,13 +327,13 @@ module toe_tcp
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
     .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_session, .rxd_rd_rx_done,
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
-    .rdd_op_valid, .rdd_op_session, .rdd_op_woken, .rdd_op_init, .rdd_op_rx_first, .rdd_op_readable,
-    .rdd_op_wake_on, .rdd_op_seen, .rdd_rd_session, .rdd_rd_rx_req, .rdd_rd_rx_read, .rdd_rd_readable,
-    .rdd_wake_valid, .rdd_wake_ready, .rdd_wake_session,
-    .txq_op_valid, .txq_op_session, .txq_op_woken, .txq_op_init, .txq_op_tx_first, .txq_op_sendable,
-    .txq_op_known_dead, .txq_op_snd_una, .txq_op_clear_want, .txq_op_want_seen,
-    .txq_rd_session, .txq_rd_tx_app, .txq_rd_tx_want, .txq_rd_sendable,
-    .txq_wake_valid, .txq_wake_ready, .txq_wake_session,
+    .rxread_op_valid, .rxread_op_session, .rxread_op_woken, .rxread_op_init, .rxread_op_rx_first, .rxread_op_readable,
+    .rxread_op_wake_on, .rxread_op_seen, .rxread_rd_session, .rxread_rd_rx_req, .rxread_rd_rx_read, .rxread_rd_readable,
+    .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
+    .txreq_op_valid, .txreq_op_session, .txreq_op_woken, .txreq_op_init, .txreq_op_tx_first, .txreq_op_sendable,
+    .txreq_op_known_dead, .txreq_op_snd_una, .txreq_op_clear_want, .txreq_op_want_seen,
+    .txreq_rd_session, .txreq_rd_tx_app, .txreq_rd_tx_want, .txreq_rd_sendable,
+    .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
     .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),

@@ -116,40 +116,40 @@ module toe_tcp_core
   output sid_t          rxd_drop_session,
   output logic          rxd_drop_value,
   // app reads (toe_tcp_rx_read): owns RX_REQ and RX_READ, wakes the core when a read matters
-  output logic          rdd_op_valid,      // every record written: readable, the wake bit, RX_READ as seen
-  output sid_t          rdd_op_session,
-  output logic          rdd_op_woken,      // the event took the session's wake
-  output logic          rdd_op_init,       // a new connection's first sequence number
-  output logic [31:0]   rdd_op_rx_first,
-  output logic          rdd_op_readable,
-  output logic          rdd_op_wake_on,
-  output logic [31:0]   rdd_op_seen,
-  output sid_t          rdd_rd_session,    // RX_REQ, RX_READ, readable of the session read with its record
-  input  logic [31:0]   rdd_rd_rx_req,
-  input  logic [31:0]   rdd_rd_rx_read,
-  input  logic          rdd_rd_readable,
-  input  logic          rdd_wake_valid,
-  output logic          rdd_wake_ready,
-  input  sid_t          rdd_wake_session,
+  output logic          rxread_op_valid,   // every record written: readable, the wake bit, RX_READ as seen
+  output sid_t          rxread_op_session,
+  output logic          rxread_op_woken,   // the event took the session's wake
+  output logic          rxread_op_init,    // a new connection's first sequence number
+  output logic [31:0]   rxread_op_rx_first,
+  output logic          rxread_op_readable,
+  output logic          rxread_op_wake_on,
+  output logic [31:0]   rxread_op_seen,
+  output sid_t          rxread_rd_session, // RX_REQ, RX_READ, readable of the session read with its record
+  input  logic [31:0]   rxread_rd_rx_req,
+  input  logic [31:0]   rxread_rd_rx_read,
+  input  logic          rxread_rd_readable,
+  input  logic          rxread_wake_valid,
+  output logic          rxread_wake_ready,
+  input  sid_t          rxread_wake_session,
   // app sends (toe_tcp_tx_req): owns TX_APP and TX_WANT, wakes the core when a session
-  // stops being sendable
-  output logic          txq_op_valid,      // every record written
-  output sid_t          txq_op_session,
-  output logic          txq_op_woken,      // the event took the session's wake
-  output logic          txq_op_init,       // a new connection's first TX sequence number
-  output logic [31:0]   txq_op_tx_first,
-  output logic          txq_op_sendable,
-  output logic          txq_op_known_dead,
-  output logic [31:0]   txq_op_snd_una,
-  output logic          txq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txq_op_want_seen
-  output logic [16:0]   txq_op_want_seen,
-  output sid_t          txq_rd_session,    // TX_APP, TX_WANT, sendable of the session read with its record
-  input  logic [31:0]   txq_rd_tx_app,
-  input  logic [16:0]   txq_rd_tx_want,
-  input  logic          txq_rd_sendable,
-  input  logic          txq_wake_valid,
-  output logic          txq_wake_ready,
-  input  sid_t          txq_wake_session,
+  // stops being sendable or the space its app waits for is free
+  output logic          txreq_op_valid,   // every record written
+  output sid_t          txreq_op_session,
+  output logic          txreq_op_woken,   // the event took the session's wake
+  output logic          txreq_op_init,    // a new connection's first TX sequence number
+  output logic [31:0]   txreq_op_tx_first,
+  output logic          txreq_op_sendable,
+  output logic          txreq_op_known_dead,
+  output logic [31:0]   txreq_op_snd_una,
+  output logic          txreq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txreq_op_want_seen
+  output logic [16:0]   txreq_op_want_seen,
+  output sid_t          txreq_rd_session, // TX_APP, TX_WANT, sendable of the session read with its record
+  input  logic [31:0]   txreq_rd_tx_app,
+  input  logic [16:0]   txreq_rd_tx_want,
+  input  logic          txreq_rd_sendable,
+  input  logic          txreq_wake_valid,
+  output logic          txreq_wake_ready,
+  input  sid_t          txreq_wake_session,
   input  logic          s_txw_done_valid,
   output logic          s_txw_done_ready,
   input  tcp_ring_job_t s_txw_done,
@@ -352,11 +352,11 @@ module toe_tcp_core
                      fire_valid && cmd_room && q_notif_ready && rxw_room,        // timer
                      sq_valid && cmd_room && sendq_room,                         // send queue
                      s_seg_valid && cmd_room && q_notif_ready && rxw_room && q_steer_ready,
-                     txq_wake_valid && cmd_room,
+                     txreq_wake_valid && cmd_room,
                      close_req_valid && cmd_room && q_notif_ready && rxw_room,
                      open_req_valid && q_openrsp_ready && cmd_room,
                      s_txw_done_valid && cmd_room,
-                     rdd_wake_valid && cmd_room};
+                     rxread_wake_valid && cmd_room};
   logic ev_any;
   event_e ev_pick;
   always_comb begin
@@ -374,11 +374,11 @@ module toe_tcp_core
   // every event may change a deadline: it starts only when the wheel's queue has room
   wire start = state_reg == ST_IDLE && ev_any && arm_room;
 
-  assign rdd_wake_ready   = start && ev_pick == EV_RD_WAKE;
+  assign rxread_wake_ready   = start && ev_pick == EV_RD_WAKE;
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
   assign open_req_ready   = start && ev_pick == EV_OPEN;
   assign close_req_ready  = start && ev_pick == EV_CLOSE;
-  assign txq_wake_ready   = start && ev_pick == EV_TX_WAKE;
+  assign txreq_wake_ready   = start && ev_pick == EV_TX_WAKE;
   assign s_seg_ready      = start && ev_pick == EV_SEG;
   assign sq_pop           = start && ev_pick == EV_SENDQ;
   assign fire_pop         = start && ev_pick == EV_TIMER;
@@ -417,15 +417,15 @@ module toe_tcp_core
   // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
   wire [31:0] rx_done = rxd_rd_rx_done;
   // RX_REQ, RX_READ and readable are toe_tcp_rx_read's: read with the record
-  wire [31:0] rx_req = rdd_rd_rx_req;
-  wire [31:0] rx_read = rdd_rd_rx_read;
-  wire rx_readable = rdd_rd_readable;
+  wire [31:0] rx_req = rxread_rd_rx_req;
+  wire [31:0] rx_read = rxread_rd_rx_read;
+  wire rx_readable = rxread_rd_readable;
   // TX_APP, TX_WANT and sendable are toe_tcp_tx_req's: read with the record. TX_APP is
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it.
-  wire [31:0] tx_app = txq_rd_tx_app;
-  wire [16:0] tx_want = txq_rd_tx_want;
-  wire tx_app_fixed = !txq_rd_sendable;
+  wire [31:0] tx_app = txreq_rd_tx_app;
+  wire [16:0] tx_want = txreq_rd_tx_want;
+  wire tx_app_fixed = !txreq_rd_sendable;
   wire exec = state_reg == ST_EXEC;
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
@@ -1208,35 +1208,35 @@ module toe_tcp_core
   // or an ended connection waiting for reads before its release), the RX_READ it computed
   // with, and a new connection's first sequence number; RX_REQ, RX_READ and readable are
   // read with the record
-  assign rdd_op_valid = state_reg == ST_INIT || post_write_reg;
-  assign rdd_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
-  assign rdd_op_woken = state_reg == ST_INIT || post_woken_reg;
-  assign rdd_op_init = state_reg == ST_INIT || post_rx_init_reg;
-  assign rdd_op_rx_first = state_reg == ST_INIT ? '0 : post_rx_read_reg;
-  assign rdd_op_seen = post_rx_read_reg;
+  assign rxread_op_valid = state_reg == ST_INIT || post_write_reg;
+  assign rxread_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  assign rxread_op_woken = state_reg == ST_INIT || post_woken_reg;
+  assign rxread_op_init = state_reg == ST_INIT || post_rx_init_reg;
+  assign rxread_op_rx_first = state_reg == ST_INIT ? '0 : post_rx_read_reg;
+  assign rxread_op_seen = post_rx_read_reg;
   // readable: established or later (the app was told NEW), and after an abortive end until
   // the app took the final notification
-  assign rdd_op_readable = state_reg != ST_INIT && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
+  assign rxread_op_readable = state_reg != ST_INIT && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
                            fin_sess.state != SYN_RCVD && (!fin_sess.end_told || fin_sess.orderly);
-  assign rdd_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
+  assign rxread_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
     ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
      pos(fin_sess.rcv_adv - fin_sess.rcv_nxt) < (RING >> 1)));
-  assign rdd_rd_session = SID_W'(rd_addr);
+  assign rxread_rd_session = SID_W'(rd_addr);
   // app sends (toe_tcp_tx_req): with every record written, whether the session is sendable,
   // whether a request now is the app's error (it closed, or was told the end: not a race
   // with a reset whose notification is still on its way), SND.UNA, a new connection's
   // TX_APP, and the TX_WANT a NOTIF_TX_SPACE was given for
-  assign txq_op_valid = state_reg == ST_INIT || post_write_reg;
-  assign txq_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
-  assign txq_op_woken = state_reg == ST_INIT || post_tx_woken_reg;
-  assign txq_op_init = state_reg == ST_INIT || post_tx_init_reg;
-  assign txq_op_tx_first = state_reg == ST_INIT ? '0 : post_tx_first_reg;
-  assign txq_op_sendable = state_reg != ST_INIT && is_estab(fin_sess.state) && !fin_sess.close_req && !fin_sess.ended;
-  assign txq_op_known_dead = state_reg == ST_INIT || fin_sess.state == FREE || fin_sess.close_req || fin_sess.end_told;
-  assign txq_op_snd_una = fin_sess.snd_una;
-  assign txq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
-  assign txq_op_want_seen = post_want_seen_reg;
-  assign txq_rd_session = SID_W'(rd_addr);
+  assign txreq_op_valid = state_reg == ST_INIT || post_write_reg;
+  assign txreq_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  assign txreq_op_woken = state_reg == ST_INIT || post_tx_woken_reg;
+  assign txreq_op_init = state_reg == ST_INIT || post_tx_init_reg;
+  assign txreq_op_tx_first = state_reg == ST_INIT ? '0 : post_tx_first_reg;
+  assign txreq_op_sendable = state_reg != ST_INIT && is_estab(fin_sess.state) && !fin_sess.close_req && !fin_sess.ended;
+  assign txreq_op_known_dead = state_reg == ST_INIT || fin_sess.state == FREE || fin_sess.close_req || fin_sess.end_told;
+  assign txreq_op_snd_una = fin_sess.snd_una;
+  assign txreq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
+  assign txreq_op_want_seen = post_want_seen_reg;
+  assign txreq_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
   always_ff @(posedge clk) begin
@@ -1257,10 +1257,10 @@ module toe_tcp_core
   end
   wire [SW-1:0] pick_sid =
     ev_pick == EV_SEG      ? SW'(s_seg.session) :
-    ev_pick == EV_RD_WAKE  ? SW'(rdd_wake_session) :
+    ev_pick == EV_RD_WAKE  ? SW'(rxread_wake_session) :
     ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
-    ev_pick == EV_TX_WAKE  ? SW'(txq_wake_session) :
+    ev_pick == EV_TX_WAKE  ? SW'(txreq_wake_session) :
     ev_pick == EV_SENDQ    ? sq_sid :
     ev_pick == EV_DBG      ? SW'(dbg_req) :
     ev_pick == EV_TOLD     ? SW'(told_session) : fire_sid;
