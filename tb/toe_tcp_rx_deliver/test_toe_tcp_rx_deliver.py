@@ -23,16 +23,10 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 import runner
 from tcp_notif import CLOSED, DATA, NEW, PEER_FIN, RESET, pack_notif, unpack_notif
 from tbutil import TB
+from tcp_job import pack_job
 
 TAG_NONE = 7
 SESSIONS = 16
-
-
-def pack_job(session, tag, offset, length, reassembled=0):
-    v = session
-    for val, w in ((tag, 3), (0x10000, 48), (offset & 0xFFFFFFFF, 32), (length, 17), (0, 16), (reassembled, 16)):
-        v = v << w | val
-    return v
 
 
 class Model:
@@ -167,8 +161,8 @@ async def completions_to_notifications(dut):
             cur_job = m.jobs.popleft()
         dut.s_done_valid.value = int(cur_job is not None)
         if cur_job:
-            dut.s_done.value = pack_job(cur_job["sid"], cur_job["tag"], cur_job["offset"], cur_job["length"],
-                                        cur_job["reassembled"])
+            dut.s_done.value = pack_job(cur_job["sid"], tag=cur_job["tag"], base=0x10000, offset=cur_job["offset"],
+                                        length=cur_job["length"], reassembled=cur_job["reassembled"])
         if cur_core is None and m.core:
             cur_core = m.core.popleft()
         dut.s_core_notif_valid.value = int(cur_core is not None)

@@ -24,28 +24,12 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 import runner
 from tbutil import TB
+from tcp_job import pack_job, unpack_job
 
 SESSIONS = 16
 RING = 65536
 MEM_BASE = 0x100000
 M32 = 0xFFFFFFFF
-SID_W = 20
-
-
-def pack_job(session, offset, length, base=0):
-    v = session
-    for val, w in ((0, 3), (base, 48), (offset & M32, 32), (length, 17), (0, 16), (0, 16)):
-        v = v << w | val
-    return v
-
-
-def unpack_job(v):
-    f = {}
-    for name, w in (("reassembled", 16), ("skip", 16), ("length", 17), ("offset", 32), ("base", 48), ("tag", 3),
-                    ("session", SID_W)):
-        f[name] = v & ((1 << w) - 1)
-        v >>= w
-    return f
 
 
 class Model:
@@ -180,7 +164,8 @@ async def reads_completions_wakes(dut):
             cur_done = reader.popleft()
         dut.s_done_valid.value = int(cur_done is not None)
         if cur_done:
-            dut.s_done.value = pack_job(*cur_done)
+            sid, offset, length, base = cur_done
+            dut.s_done.value = pack_job(sid, base=base, offset=offset, length=length)
         dut.m_job_ready.value = int(rng.random() < 0.7)
 
         await ReadOnly()

@@ -21,6 +21,7 @@ from scapy.layers.inet import IP, TCP
 
 import runner
 from tbutil import MODES, TB, set_mode
+from tcp_job import unpack_job
 
 LOCAL_IP = 0xC0000201              # 192.0.2.1
 SID_W = 20
@@ -39,15 +40,6 @@ def pack_cmd(c):
                    (c["mss"], 16)):
         v = v << w | val
     return v
-
-
-def unpack_job(v):
-    fields = {}
-    for name, w in (("reassembled", 16), ("skip", 16), ("length", 17), ("offset", 32), ("base", 48), ("tag", 3),
-                    ("session", SID_W)):
-        fields[name] = v & ((1 << w) - 1)
-        v >>= w
-    return fields
 
 
 def header_only(c):

@@ -25,22 +25,13 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 import runner
 from tbutil import TB
+from tcp_job import unpack_job
 
 SESSIONS = 16
 RING = 4096
 MEM_BASE = 0x200000
 M32 = 0xFFFFFFFF
-SID_W = 20
 ACCEPTED, NO_SPACE, NOT_CONNECTED = 0, 1, 2
-
-
-def unpack_job(v):
-    f = {}
-    for name, w in (("reassembled", 16), ("skip", 16), ("length", 17), ("offset", 32), ("base", 48), ("tag", 3),
-                    ("session", SID_W)):
-        f[name] = v & ((1 << w) - 1)
-        v >>= w
-    return f
 
 
 def unpack_rsp(v):
