@@ -283,7 +283,8 @@ module toe_tcp
     .stat_refused(rd_refused)
   );
   // App sends (toe_tcp_tx_req): requests, their answers and the TX ring write jobs; owns
-  // TX_APP and TX_WANT, wakes the core when a session stops being sendable.
+  // TX_APP and TX_WANT, wakes the core when a session stops being sendable or the space
+  // its app waits for is free.
   logic txreq_op_valid, txreq_op_woken, txreq_op_init, txreq_op_sendable, txreq_op_known_dead, txreq_op_clear_want,
         txreq_rd_sendable, txreq_wake_valid, txreq_wake_ready, tx_req_error;
   sid_t txreq_op_session, txreq_rd_session, txreq_wake_session;
