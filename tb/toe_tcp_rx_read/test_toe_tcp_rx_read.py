@@ -9,7 +9,8 @@ contract, not the code:
 - a session is queued for the core by a completion while its wake bit is on, by a core
   write with the bit on and RX_READ differing from what the core saw, and by a core write
   that turns readable off with the bit on; at most once (until the write of the event that
-  took it); no other wakes;
+  took it); no other wakes, and each in the order the contract gives them (a late wake is a
+  wrong one);
 - RX_REQ, RX_READ and readable read by the core are values of the current connection at
   most one operation old, and the latest when idle;
 - random request lengths (refused ones too), idle cycles, back-pressure on jobs and wakes,
@@ -44,6 +45,7 @@ class Model:
         self.jobs = deque()                  # expected jobs, in order
         self.in_flight = [0] * SESSIONS      # accepted, not completed
         self.wakes = Counter()
+        self.wake_order = deque()   # the wake queue: sessions in the order they were queued
         self.refused = 0
 
     def _note(self, sid):
@@ -56,6 +58,7 @@ class Model:
         if not self.queued[sid]:
             self.queued[sid] = True
             self.wakes[sid] += 1
+            self.wake_order.append(sid)
 
     def core_write(self, sid, woken, init, first, readable, wake_on, seen):
         was_readable = self.readable[sid]
@@ -183,6 +186,7 @@ async def reads_completions_wakes(dut):
         if take_wake:
             got_wakes[rd] += 1
             assert m.queued[rd] and not popped[rd], f"session {rd}: a wake the contract does not give"
+            assert m.wake_order.popleft() == rd, f"session {rd}: woken out of order (a wake late or missing)"
             popped[rd] = True
             ev = [cycle + 2, rd, 1, None]
         elif start and busy and rng.random() < 0.5:
@@ -220,6 +224,7 @@ async def reads_completions_wakes(dut):
         await ReadOnly()
         if dut.m_wake_valid.value:
             got_wakes[int(dut.m_wake_session.value)] += 1
+            assert m.wake_order.popleft() == int(dut.m_wake_session.value), "woken out of order"
         await RisingEdge(tb.clk)
     assert got_wakes == m.wakes, f"wakes {dict(got_wakes)} want {dict(m.wakes)}"
     await FallingEdge(tb.clk)
