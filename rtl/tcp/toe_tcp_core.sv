@@ -4,11 +4,10 @@
 // event at a time, so the RX and TX sides never race on a session:
 //   received segment (looked up ahead by toe_tcp_seg_lookup: it comes with its session,
 //   which the core trusts only if the record holds the segment's tuple), app
-//   open/close requests, a session whose app reads matter (toe_tcp_rx_read owns the
-//   reads: it wakes the core when the window is under half the ring or an ended
-//   connection waits for its reads), a session woken by toe_tcp_tx_req (it owns the send
-//   requests and the TX ring writes: new data while the session is not in the send
-//   queue, sendable gone off so TX_APP is final, or the space its app waits for is free),
+//   open/close requests, completions of app TX data ring writes, a session whose app
+//   reads matter (toe_tcp_rx_read owns the reads: it wakes the core when the window is
+//   under half the ring or an ended connection waits for its reads), a session that
+//   stopped being sendable (toe_tcp_tx_req owns the send requests: TX_APP is final then),
 //   a session from the send queue (more data to send), and a session whose earliest
 //   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
 //   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a
@@ -25,8 +24,7 @@
 // A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
 // ACK that frees that much TX ring space gives NOTIF_TX_SPACE, so an app waits for it
 // instead of polling.
-// Ring completions are not events here: toe_tcp_tx_req owns TX_DONE (read with the
-// record), and toe_tcp_rx_deliver takes the RX writer's, owns RX_DONE
+// RX writer completions are not events here: toe_tcp_rx_deliver takes them, owns RX_DONE
 // (read with the record) and gives the DATA notifications. Notifications that must follow
 // delivered data (peer FIN, closed, reset) travel as 0-length marker jobs through the RX
 // writer and are given by it when the marker completes; the end of a connection that was
@@ -133,9 +131,8 @@ module toe_tcp_core
   input  logic          rxread_wake_valid,
   output logic          rxread_wake_ready,
   input  sid_t          rxread_wake_session,
-  // app sends (toe_tcp_tx_req): owns TX_APP, TX_WANT and TX_DONE, wakes the core when a
-  // session has new ring data it waits for, stops being sendable, or the space its app
-  // waits for is free
+  // app sends (toe_tcp_tx_req): owns TX_APP and TX_WANT, wakes the core when a session
+  // stops being sendable or the space its app waits for is free
   output logic          txreq_op_valid,   // every record written
   output sid_t          txreq_op_session,
   output logic          txreq_op_woken,   // the event took the session's wake
@@ -146,16 +143,16 @@ module toe_tcp_core
   output logic [31:0]   txreq_op_snd_una,
   output logic          txreq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txreq_op_want_seen
   output logic [16:0]   txreq_op_want_seen,
-  output logic          txreq_op_done_wake,  // tell the core of TX ring writes (not in the send queue)
-  output logic [31:0]   txreq_op_done_seen,  // the TX_DONE the event computed with
-  output sid_t          txreq_rd_session, // TX_APP, TX_DONE, TX_WANT, sendable of the session read with its record
+  output sid_t          txreq_rd_session, // TX_APP, TX_WANT, sendable of the session read with its record
   input  logic [31:0]   txreq_rd_tx_app,
-  input  logic [31:0]   txreq_rd_tx_done,
   input  logic [16:0]   txreq_rd_tx_want,
   input  logic          txreq_rd_sendable,
   input  logic          txreq_wake_valid,
   output logic          txreq_wake_ready,
   input  sid_t          txreq_wake_session,
+  input  logic          s_txw_done_valid,
+  output logic          s_txw_done_ready,
+  input  tcp_ring_job_t s_txw_done,
   // debug port: a snapshot of one session's state (read-only; an event like the others)
   input  logic          dbg_req_valid,
   output logic          dbg_req_ready,
@@ -196,6 +193,7 @@ module toe_tcp_core
     logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
     logic [15:0] snd_wnd;
     logic [15:0] max_sndwnd; // largest window the peer has offered (sender SWS avoidance)
+    logic [31:0] tx_done;    // end of TX ring bytes written to memory
     logic [31:0] rcv_nxt;
     logic [31:0] rcv_adv;    // right edge of the window we advertised
     logic [15:0] mss;        // effective send MSS
@@ -209,7 +207,6 @@ module toe_tcp_core
     logic [31:0] dack_at;
     logic        dack_one;   // one full segment received and not yet acknowledged
     logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
-    logic        wnd_wanted; // data or a FIN waited for peer window at this record's write
     logic        end_told;   // the app has taken the final notification (id may be freed)
     logic        active;     // opened by the app (its failure is NOTIF_FAILED, also via SYN-RCVD)
     logic        orderly;    // ended in order (CLOSED): notified data stays readable until read
@@ -225,12 +222,10 @@ module toe_tcp_core
     return x.active ? 3'(NOTIF_FAILED) : RING_TAG_NONE;
   endfunction
   // app data in the TX ring not sent yet (SND.NXT is past TX_DONE only by our FIN)
-  function automatic logic data_waiting(input sess_t x, input logic [31:0] tx_done);
-    return seq_lt(x.snd_nxt, tx_done);
-  endfunction
+  function automatic logic data_waiting(input sess_t x); return seq_lt(x.snd_nxt, x.tx_done); endfunction
   // something that needs peer window: data, or the FIN the app asked for and not yet sent
-  function automatic logic wants_window(input sess_t x, input logic [31:0] tx_done);
-    return data_waiting(x, tx_done) || (x.close_req && !x.fin_sent);
+  function automatic logic wants_window(input sess_t x);
+    return data_waiting(x) || (x.close_req && !x.fin_sent);
   endfunction
 
   // ---------------- state table (one writer: this module) ----------------
@@ -332,10 +327,10 @@ module toe_tcp_core
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
-    EV_RD_WAKE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
+    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
-  localparam int unsigned N_EV = 9;
+  localparam int unsigned N_EV = 10;
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
@@ -347,6 +342,7 @@ module toe_tcp_core
   tcp_seg_t seg_reg;
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
+  tcp_ring_job_t done_reg;
   logic release_reg;
   sess_t rel_sess_reg;
 
@@ -359,6 +355,7 @@ module toe_tcp_core
                      txreq_wake_valid && cmd_room,
                      close_req_valid && cmd_room && q_notif_ready && rxw_room,
                      open_req_valid && q_openrsp_ready && cmd_room,
+                     s_txw_done_valid && cmd_room,
                      rxread_wake_valid && cmd_room};
   logic ev_any;
   event_e ev_pick;
@@ -378,6 +375,7 @@ module toe_tcp_core
   wire start = state_reg == ST_IDLE && ev_any && arm_room;
 
   assign rxread_wake_ready   = start && ev_pick == EV_RD_WAKE;
+  assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
   assign open_req_ready   = start && ev_pick == EV_OPEN;
   assign close_req_ready  = start && ev_pick == EV_CLOSE;
   assign txreq_wake_ready   = start && ev_pick == EV_TX_WAKE;
@@ -414,7 +412,7 @@ module toe_tcp_core
   logic [2:0] end_tag;     // the notification the marker gives
   logic rx_init;           // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
   logic [31:0] rx_first;   // its first sequence number
-  logic tx_init;           // the step makes a new connection's TX_APP and TX_DONE (ISN + 1)
+  logic tx_init;           // the step makes a new connection's TX_APP (ISN + 1)
   logic tx_clear_want;     // the step gave NOTIF_TX_SPACE for the TX_WANT it read
   // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
   wire [31:0] rx_done = rxd_rd_rx_done;
@@ -422,12 +420,9 @@ module toe_tcp_core
   wire [31:0] rx_req = rxread_rd_rx_req;
   wire [31:0] rx_read = rxread_rd_rx_read;
   wire rx_readable = rxread_rd_readable;
-  // TX_APP, TX_DONE, TX_WANT and sendable are toe_tcp_tx_req's: read with the record (one
-  // operation old at most: TX_DONE only grows, and the engine wakes the session for a ring
-  // write the step did not see). TX_APP is final (no request can be accepted after the
-  // read) once the session was read as not sendable; then all granted bytes are written
-  // when TX_DONE reaches it. A new connection's TX_DONE is ISN + 1 in its first step.
-  logic [31:0] tx_done;
+  // TX_APP, TX_WANT and sendable are toe_tcp_tx_req's: read with the record. TX_APP is
+  // final (no request can be accepted after the read) once the session was read as not
+  // sendable; then all granted bytes are written when TX_DONE reaches it.
   wire [31:0] tx_app = txreq_rd_tx_app;
   wire [16:0] tx_want = txreq_rd_tx_want;
   wire tx_app_fixed = !txreq_rd_sendable;
@@ -493,7 +488,7 @@ module toe_tcp_core
   always_comb begin
     logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end, tx_free;
     reasm_t reasm;
-    logic acceptable, stop, ack_now, fin_acked, try_send, xmit, quiet, rx_quiet, trimmed, heard, abort, idle_before,
+    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
           sws_override, end_direct;
     ack_kind_e ack_kind;
     send_t sz;
@@ -532,7 +527,6 @@ module toe_tcp_core
     end_tag = RING_TAG_NONE;
     rx_init = 1'b0;
     tx_init = 1'b0;
-    tx_done = txreq_rd_tx_done;
     tx_clear_want = 1'b0;
     rx_first = g.seq + 1;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
@@ -559,7 +553,7 @@ module toe_tcp_core
           ns.snd_nxt = isn + 1;
           ns.snd_max = isn + 1;
           tx_init = 1'b1;
-          tx_done = isn + 1;
+          ns.tx_done = isn + 1;
           ns.snd_wnd = g.window;
           ns.max_sndwnd = g.window;
           ns.snd_wl1 = g.seq;
@@ -848,7 +842,7 @@ module toe_tcp_core
           ns.snd_nxt = isn + 1;
           ns.snd_max = isn + 1;
           tx_init = 1'b1;
-          tx_done = isn + 1;
+          ns.tx_done = isn + 1;
           ns.mss = cfg_mss;
           ns.rto = cfg_rto_init_us;
           ns.tmr_on = 1'b1;
@@ -896,6 +890,10 @@ module toe_tcp_core
         if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
           if (wnd < (RING >> 1) && adv_edge_of(ns, rx_read, s.rcv_nxt) != s.rcv_adv) ack_now = 1'b1;
       end
+      EV_TXW_DONE: begin
+        ns.tx_done = s.tx_done + 32'(done_reg.length);
+        try_send = 1'b1;
+      end
 
       // ---- send queue ----
       EV_SENDQ: begin
@@ -910,7 +908,7 @@ module toe_tcp_core
             ns.state = CLOSED;
             ns.tmr_on = 1'b0;
           end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
-                       (s.snd_una != s.snd_max || wants_window(s, tx_done))) begin
+                       (s.snd_una != s.snd_max || wants_window(s))) begin
             // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
             // window (an ACK below it elicits its size), with backoff; what was in flight goes
             // again when it opens. Probes are not retransmissions: a peer that answers them
@@ -924,7 +922,7 @@ module toe_tcp_core
               ns.rto = umin(s.rto << 1, cfg_rto_max_us);
               ns.tmr_at = now_us + ns.rto;
             end
-          end else if (s.snd_una == s.snd_max && data_waiting(s, tx_done)) begin
+          end else if (s.snd_una == s.snd_max && data_waiting(s)) begin
             // data held back by sender SWS avoidance and nothing in flight: send what fits
             sws_override = 1'b1;
             try_send = 1'b1;
@@ -980,15 +978,14 @@ module toe_tcp_core
     end
 
     // ---- transmit: data, then FIN, else arm the persist timer ----
-    xmit = try_send && send == SEND_NONE && ns.state != FREE && ns.state != CLOSED &&
-           ns.state != SYN_SENT && ns.state != SYN_RCVD && ns.state != TIME_WAIT;
-    if (xmit) begin
-      avail = pos(tx_done - ns.snd_nxt);
+    if (try_send && send == SEND_NONE && ns.state != FREE && ns.state != CLOSED &&
+        ns.state != SYN_SENT && ns.state != SYN_RCVD && ns.state != TIME_WAIT) begin
+      avail = pos(ns.tx_done - ns.snd_nxt);
       usable = pos(ns.snd_una + 32'(ns.snd_wnd) - ns.snd_nxt);
       // nothing was in flight: a running timer is the idle or persist timer, not the RTO
       idle_before = ns.snd_una == ns.snd_max;
       // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-      sz = send_size(ns.snd_una, ns.snd_nxt, ns.snd_max, tx_done, ns.snd_wnd, ns.max_sndwnd, ns.mss,
+      sz = send_size(ns.snd_una, ns.snd_nxt, ns.snd_max, ns.tx_done, ns.snd_wnd, ns.max_sndwnd, ns.mss,
                      cfg_nagle, sws_override);
       n = 32'(sz.len);
       if (sz.held) begin
@@ -1022,7 +1019,7 @@ module toe_tcp_core
           ns.in_sendq = 1'b1;
           do_sendq = 1'b1;
         end
-      end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == tx_done && tx_app_fixed && tx_done == tx_app &&
+      end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == ns.tx_done && tx_app_fixed && ns.tx_done == tx_app &&
                    is_estab(ns.state) && usable != '0) begin   // a FIN needs window like a byte
         send = SEND_FIN;
         send_seq = ns.snd_nxt;
@@ -1035,12 +1032,12 @@ module toe_tcp_core
           ns.tmr_at = now_us + ns.rto;
           ns.retries = '0;
         end
-      end else if (ns.fin_sent && ns.snd_nxt == tx_done && ns.snd_max == tx_done + 1 && usable != '0) begin
+      end else if (ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.snd_max == ns.tx_done + 1 && usable != '0) begin
         send = SEND_FIN;             // FIN retransmission after going back
         send_seq = ns.snd_nxt;
         ns.snd_nxt = ns.snd_nxt + 1;
-      end else if (wants_window(ns, tx_done) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
-                   (!ns.tmr_on || !(s.snd_wnd == '0 && s.wnd_wanted))) begin
+      end else if (wants_window(ns) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
+                   (!ns.tmr_on || !(s.snd_wnd == '0 && wants_window(s)))) begin
         ns.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
         ns.tmr_at = now_us + ns.rto;
       end
@@ -1048,17 +1045,11 @@ module toe_tcp_core
     // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
     // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
     if (ev_reg != EV_DBG && ((ns.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(ns.state) && cfg_keepalive_idle_us != '0)) &&
-        ns.snd_una == ns.snd_max && !wants_window(ns, tx_done) &&
+        ns.snd_una == ns.snd_max && !wants_window(ns) &&
         (!ns.tmr_on || (ns.state == FIN_WAIT_2 ? steer_accept : heard))) begin
       ns.tmr_on = 1'b1;
       ns.tmr_at = now_us + (ns.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);
     end
-    // The persist rule of a later step asks whether the running timer is the persist timer:
-    // it is when the last step that applied the rule wanted window and every step since did
-    // too (a step that does not apply it may only clear the bit: TX_DONE is not the
-    // record's, and a step that saw new data without sending would otherwise leave an idle
-    // timer taken for the persist timer).
-    ns.wnd_wanted = wants_window(ns, tx_done) && (xmit || s.wnd_wanted);
     if (ack_now && send == SEND_NONE) send = SEND_ACK;
     if (send != SEND_NONE && send != SEND_RST) begin
       ns.dack_on = 1'b0;
@@ -1107,7 +1098,7 @@ module toe_tcp_core
     // readable (the engine wakes the session when the bit goes off). RX_READ may be one
     // completion old: equal to RX_REQ, it is the current value.
     rx_quiet = rx_read == rx_req;
-    quiet = rx_quiet && tx_app_fixed && tx_done == tx_app;
+    quiet = rx_quiet && tx_app_fixed && ns.tx_done == tx_app;
     if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
         (ns.orderly ? rx_read == rx_done : !rx_readable)) begin
       release_now = 1'b1;
@@ -1124,7 +1115,7 @@ module toe_tcp_core
     unique case (send)
       SEND_ACK:    cmd.flags = 8'h10;
       SEND_DATA:   begin
-        cmd.flags = (send_seq + 32'(send_len) == tx_done) ? 8'h18 : 8'h10;
+        cmd.flags = (send_seq + 32'(send_len) == ns.tx_done) ? 8'h18 : 8'h10;
         cmd.length = send_len;
       end
       SEND_SYN:    begin cmd.flags = 8'h02; cmd.mss = cfg_mss; cmd.ack = '0; cmd.window = 16'(MAX_WIN); end
@@ -1163,7 +1154,7 @@ module toe_tcp_core
   sess_t post_sess_reg, fin_sess;
   tcp_tx_cmd_t post_cmd_reg;
   logic [SW-1:0] post_sid_reg;
-  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg, post_tx_done_reg;
+  logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg;
   logic [16:0] post_want_seen_reg;
   logic post_adv_reg, post_rx_init_reg, post_woken_reg, post_tx_init_reg, post_tx_woken_reg, post_tx_clear_want_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
   always_ff @(posedge clk) begin
@@ -1181,7 +1172,6 @@ module toe_tcp_core
     post_tx_woken_reg <= ev_reg == EV_TX_WAKE;
     post_tx_clear_want_reg <= tx_clear_want;
     post_want_seen_reg <= tx_want;
-    post_tx_done_reg <= tx_done;
     post_adv_reg <= adv_move;
     post_window_reg <= window_live;
     // a new session's `s` is the stale record of its slot
@@ -1235,9 +1225,7 @@ module toe_tcp_core
   // app sends (toe_tcp_tx_req): with every record written, whether the session is sendable,
   // whether a request now is the app's error (it closed, or was told the end: not a race
   // with a reset whose notification is still on its way), SND.UNA, a new connection's
-  // TX_APP and TX_DONE, the TX_WANT a NOTIF_TX_SPACE was given for, and whether to be woken
-  // by ring writes: unless the session is in the send queue (whose event reads TX_DONE
-  // anyway), a write may let data or the FIN go, or the release that waits for it
+  // TX_APP, and the TX_WANT a NOTIF_TX_SPACE was given for
   assign txreq_op_valid = state_reg == ST_INIT || post_write_reg;
   assign txreq_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
   assign txreq_op_woken = state_reg == ST_INIT || post_tx_woken_reg;
@@ -1248,8 +1236,6 @@ module toe_tcp_core
   assign txreq_op_snd_una = fin_sess.snd_una;
   assign txreq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
   assign txreq_op_want_seen = post_want_seen_reg;
-  assign txreq_op_done_wake = state_reg != ST_INIT && fin_sess.state != FREE && !fin_sess.in_sendq;
-  assign txreq_op_done_seen = post_tx_done_reg;
   assign txreq_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
@@ -1272,6 +1258,7 @@ module toe_tcp_core
   wire [SW-1:0] pick_sid =
     ev_pick == EV_SEG      ? SW'(s_seg.session) :
     ev_pick == EV_RD_WAKE  ? SW'(rxread_wake_session) :
+    ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
     ev_pick == EV_CLOSE    ? SW'(close_req.session) :
     ev_pick == EV_TX_WAKE  ? SW'(txreq_wake_session) :
     ev_pick == EV_SENDQ    ? sq_sid :
@@ -1301,6 +1288,7 @@ module toe_tcp_core
         end
         open_reg <= open_req;
         close_reg <= close_req;
+        done_reg <= s_txw_done;
         state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;

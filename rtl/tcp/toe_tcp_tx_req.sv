@@ -1,49 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-// toe_tcp_tx_req: the application's send requests and the TX ring writer's completions. It
-// answers the requests (tx_rsp), owns each session's TX_APP (the end of the TX ring bytes
-// the application has been granted), TX_WANT (the free space an application waits for
-// after TX_NO_SPACE) and TX_DONE (the end of the bytes written to the ring, which the core
-// may send), and gives the TX ring writer its jobs, so neither a send request nor a ring
-// write costs the protocol core an event of its own.
+// toe_tcp_tx_req: the application's send requests. It answers them (tx_rsp), owns each
+// session's TX_APP (the end of the TX ring bytes the application has been granted) and
+// TX_WANT (the free space an application waits for after TX_NO_SPACE), and gives the TX
+// ring writer its jobs, so a send request costs the protocol core no event.
 //   Request of length L: TX_NOT_CONNECTED unless the session is sendable (a bit the core
 //   owns: established or CLOSE-WAIT, no close asked for, not ended), with a stat_error
 //   pulse when the application knew (a core bit: FREE, close asked for, or told the end);
 //   else with AVAIL = RING_BYTES - (TX_APP - SND.UNA): TX_NO_SPACE (space = AVAIL) when
 //   L = 0 or L > AVAIL, and TX_WANT = min(L, RING_BYTES); else TX_ACCEPTED (space =
 //   AVAIL - L), a job [TX_APP, TX_APP + L) and TX_APP += L.
-//   Completion of length L at offset O: TX_DONE = O + L (a session's writes complete in the
-//   order they were asked for).
 //   SND.UNA is the core's: it writes it with every record (op_snd_una), so AVAIL is at
 //   most one record write old, which only makes the check stricter.
 //   The core writes, with every record it writes (op_*): sendable, the error bit, SND.UNA,
-//   whether it wants to be told of ring writes (op_done_wake: it will not look at the
-//   session otherwise, i.e. the session is not in its send queue), the TX_DONE it computed
-//   with (op_done_seen), and for a new connection the initial TX_APP = TX_DONE (op_init;
-//   TX_WANT = 0; no write of the session can be in flight then). After it told the
+//   and for a new connection the initial TX_APP (op_init; TX_WANT = 0). After it told the
 //   application NOTIF_TX_SPACE it asks for TX_WANT to be cleared (op_clear_want): cleared
 //   only if it still holds the value the core saw (op_want_seen), so a newer TX_NO_SPACE
 //   waits for its own notification.
-//   Wake (m_wake), a session queued for the core:
-//   - by a completion taken while its done-wake bit is on, and by a core write with the
-//     bit on while TX_DONE differs from op_done_seen (a completion came between the core's
-//     read and its write): new data to send, a FIN or a release that waited for it;
-//   - by the core write that turns sendable off (the core trusts TX_APP, to send its FIN
-//     after the last byte or to release the session, only once it has read sendable off:
-//     from then on no request is accepted);
-//   - by a core write after which a sendable session's TX_WANT (not 0) fits in the free
-//     space with the SND.UNA written (a TX_NO_SPACE decided with an older SND.UNA than the
-//     ACK the core had just taken, or an ACK that could not notify: the core gives
-//     NOTIF_TX_SPACE on the wake, so no app waits for an ACK that will not come).
-//   A session is in the queue at most once (a queued bit, cleared by the write of the
-//   core's event that took it, op_woken), so the queue, MAX_SESSIONS deep, cannot overflow;
-//   what happens while it waits is seen by that event.
+//   Wake (m_wake): by the core write that turns sendable off (the core trusts TX_APP, to
+//   send its FIN after the last byte or to release the session, only once it has read
+//   sendable off: from then on no request is accepted); and by a core write after which
+//   a sendable session's TX_WANT (not 0) fits in the free space with the SND.UNA written
+//   (a TX_NO_SPACE decided with an older SND.UNA than the ACK the core had just taken, or
+//   an ACK that could not notify: the core gives NOTIF_TX_SPACE on the wake, so no app
+//   waits for an ACK that will not come). A session is in the queue at most once (a queued bit, cleared by the write of the core's event that took it, op_woken),
+//   so the queue, MAX_SESSIONS deep, cannot overflow.
 // Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
-// are forwarded; an operation taken but not yet written is not (one operation old at
-// most, which only makes the core's checks stricter: TX_DONE and TX_APP only grow).
-// Ordering: the core's writes, completions and requests go through one two-stage pipeline
-// (the core's first, then completions, then requests), each reading the record as the one
-// before it wrote it. A request is taken only when the response and job FIFOs (DEPTH) have
-// room for it and the pipeline's entry.
+// are forwarded; a request taken but not yet written is not (one request old at most).
+// Ordering: the core's writes and the requests go through one two-stage pipeline (the
+// core's first), each reading the record as the one before it wrote it. A request is taken
+// only when the response and job FIFOs (DEPTH) have room for it and the pipeline's entry.
 module toe_tcp_tx_req
   import toe_tcp_pkg::*;
 #(
@@ -65,29 +50,23 @@ module toe_tcp_tx_req
   output logic          m_job_valid,
   input  logic          m_job_ready,
   output tcp_ring_job_t m_job,
-  input  logic          s_done_valid,   // TX ring write completions
-  output logic          s_done_ready,
-  input  tcp_ring_job_t s_done,
   // the core, with every record it writes
   input  logic          op_valid,
   input  sid_t          op_session,
   input  logic          op_woken,      // the event took this session's wake (or the reset's clear)
-  input  logic          op_init,       // a new connection: TX_APP = TX_DONE = op_tx_first, TX_WANT = 0
+  input  logic          op_init,       // a new connection: TX_APP = op_tx_first, TX_WANT = 0
   input  logic [31:0]   op_tx_first,
   input  logic          op_sendable,
   input  logic          op_known_dead, // a request now is the application's error
   input  logic [31:0]   op_snd_una,
   input  logic          op_clear_want, // NOTIF_TX_SPACE was given for op_want_seen
   input  logic [16:0]   op_want_seen,
-  input  logic          op_done_wake,  // tell the core of ring writes
-  input  logic [31:0]   op_done_seen,  // the TX_DONE the core computed with
   // the core reads a session's fields (values one cycle after the address)
   input  sid_t          rd_session,
   output logic [31:0]   rd_tx_app,
-  output logic [31:0]   rd_tx_done,
   output logic [16:0]   rd_tx_want,
   output logic          rd_sendable,
-  // sessions with new ring data, that stopped being sendable, or whose TX_WANT fits now
+  // sessions that stopped being sendable, or whose TX_WANT fits now
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
   output sid_t          m_wake_session,
@@ -99,22 +78,20 @@ module toe_tcp_tx_req
 
   typedef struct packed {
     logic [31:0] tx_app;
-    logic [31:0] tx_done;
     logic [16:0] tx_want;
     logic [31:0] snd_una;
     logic        sendable;
     logic        known_dead;
-    logic        done_wake;   // the core wants to be told of ring writes
     logic        queued;      // in the wake queue
   } rec_t;
   rec_t mem [MAX_SESSIONS];
 
   // ---- stage 1: an operation taken, its session's record read ----
   logic [CW-1:0] rsp_count_reg, job_count_reg;
-  logic st_valid_reg, st_core_reg, st_done_reg, st_woken_reg, st_init_reg, st_sendable_reg, st_known_dead_reg,
-        st_clear_want_reg, st_done_wake_reg;
+  logic st_valid_reg, st_core_reg, st_woken_reg, st_init_reg, st_sendable_reg, st_known_dead_reg,
+        st_clear_want_reg;
   logic [SW-1:0] st_sid_reg;
-  logic [31:0] st_first_reg, st_snd_una_reg, st_done_seen_reg, st_done_end_reg;
+  logic [31:0] st_first_reg, st_snd_una_reg;
   logic [16:0] st_want_seen_reg;
   logic [15:0] st_len_reg;
   rec_t st_rec_reg;
@@ -122,21 +99,17 @@ module toe_tcp_tx_req
   logic [SW-1:0] wr_sid;
   rec_t wr_rec;
 
-  wire st_req = st_valid_reg && !st_core_reg && !st_done_reg;
-  assign s_done_ready = !op_valid;
-  wire take_done = s_done_valid && s_done_ready;
-  assign s_req_ready = !op_valid && !s_done_valid && (CW+1)'(rsp_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH) &&
+  wire st_req = st_valid_reg && !st_core_reg;
+  assign s_req_ready = !op_valid && (CW+1)'(rsp_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH) &&
                        (CW+1)'(job_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH);
   wire take = s_req_valid && s_req_ready;
-  wire [SW-1:0] in_sid = op_valid ? SW'(op_session) : s_done_valid ? SW'(s_done.session) : SW'(s_req.session);
+  wire [SW-1:0] in_sid = op_valid ? SW'(op_session) : SW'(s_req.session);
 
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_sid] <= wr_rec;
     st_rec_reg <= wr_en && wr_sid == in_sid ? wr_rec : mem[in_sid];
-    st_valid_reg <= op_valid || take_done || take;
+    st_valid_reg <= op_valid || take;
     st_core_reg <= op_valid;
-    st_done_reg <= take_done;
-    st_done_end_reg <= s_done.offset + 32'(s_done.length);
     st_sid_reg <= in_sid;
     st_woken_reg <= op_woken;
     st_init_reg <= op_init;
@@ -146,8 +119,6 @@ module toe_tcp_tx_req
     st_snd_una_reg <= op_snd_una;
     st_clear_want_reg <= op_clear_want;
     st_want_seen_reg <= op_want_seen;
-    st_done_wake_reg <= op_done_wake;
-    st_done_seen_reg <= op_done_seen;
     st_len_reg <= s_req.length;
     if (rst) st_valid_reg <= 1'b0;
   end
@@ -172,20 +143,14 @@ module toe_tcp_tx_req
       wr_rec.sendable = st_sendable_reg;
       wr_rec.known_dead = st_known_dead_reg;
       wr_rec.snd_una = st_snd_una_reg;
-      wr_rec.done_wake = st_done_wake_reg;
       if (st_woken_reg) wr_rec.queued = 1'b0;
       if (st_clear_want_reg && st_rec_reg.tx_want == st_want_seen_reg) wr_rec.tx_want = '0;
       if (st_init_reg) begin
         wr_rec.tx_app = st_first_reg;
-        wr_rec.tx_done = st_first_reg;
         wr_rec.tx_want = '0;
       end else push_wake = !wr_rec.queued && ((st_rec_reg.sendable && !st_sendable_reg) ||
-                                              (st_done_wake_reg && st_rec_reg.tx_done != st_done_seen_reg) ||
                                               (st_sendable_reg && wr_rec.tx_want != '0 &&
                                                32'(wr_rec.tx_want) <= RING - (wr_rec.tx_app - st_snd_una_reg)));
-    end else if (st_valid_reg && st_done_reg) begin
-      wr_rec.tx_done = st_done_end_reg;
-      push_wake = st_rec_reg.done_wake && !st_rec_reg.queued;
     end else if (st_req && st_rec_reg.sendable) begin
       if (st_len_reg == '0 || 32'(st_len_reg) > avail) begin
         rsp.status = TX_NO_SPACE;
@@ -208,8 +173,8 @@ module toe_tcp_tx_req
     rec_t r;
     r = wr_en && wr_sid == SW'(rd_session) ? wr_rec : mem[SW'(rd_session)];
     if (op_valid && op_init && SW'(op_session) == SW'(rd_session))
-      {r.tx_app, r.tx_done, r.tx_want, r.sendable} = {op_tx_first, op_tx_first, 17'd0, op_sendable};
-    {rd_tx_app, rd_tx_done, rd_tx_want, rd_sendable} <= {r.tx_app, r.tx_done, r.tx_want, r.sendable};
+      {r.tx_app, r.tx_want, r.sendable} = {op_tx_first, 17'd0, op_sendable};
+    {rd_tx_app, rd_tx_want, rd_sendable} <= {r.tx_app, r.tx_want, r.sendable};
   end
 
   logic [SW-1:0] wake_sid;
@@ -236,9 +201,6 @@ module toe_tcp_tx_req
 `ifndef SYNTHESIS
   // a session is queued at most once, so the wake queue never overflows
   always @(posedge clk) if (!rst && push_wake) assert (wake_q_ready) else $error("toe_tcp_tx_req: wake queue overflow");
-  // a ring write ends within the bytes granted
-  always @(posedge clk) if (!rst && st_valid_reg && st_done_reg)
-    assert (!seq_lt(st_rec_reg.tx_app, st_done_end_reg)) else $error("toe_tcp_tx_req: TX_DONE past TX_APP");
   always @(posedge clk) if (!rst && push_rsp) assert (rsp_count_reg < CW'(DEPTH))
     else $error("toe_tcp_tx_req: response FIFO overflow");
   always @(posedge clk) if (!rst && push_job) assert (job_count_reg < CW'(DEPTH))
