@@ -134,18 +134,22 @@ def sessions_axes(ax, ylabel, title):
 
 
 def flows_plot(rows):
-    """Goodput (MSS 1460) and echo against the session count, per direction."""
+    """Goodput (MSS 1460) and echo against the session count, per direction: the median
+    run, with the spread of the runs (rows of more than one session) as an error bar."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     series = [("goodput", "rx", "o-"), ("goodput", "tx", "s-"), ("goodput", "both", "^-"), ("echo_goodput", None, "D--")]
     for ax, w in zip(axes, (64, 512)):
         for metric, direction, style in series:
-            pts = sorted((r["sessions"], r["value"], r["drops"]) for r in rows
+            pts = sorted((r["sessions"], r["value"], r["drops"], r.get("value_min", r["value"]),
+                          r.get("value_max", r["value"])) for r in rows
                          if r.get("metric") == metric and r.get("data_w") == w and r.get("value") is not None
                          and r.get("direction") == direction and r.get("payload", 1460) == 1460)
             if not pts:
                 continue
             line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=direction or "echo")
-            for s_, v, d in pts:
+            ax.errorbar([p[0] for p in pts], [p[1] for p in pts], fmt="none", ecolor=line.get_color(), capsize=3,
+                        yerr=[[p[1] - p[3] for p in pts], [p[4] - p[1] for p in pts]])
+            for s_, v, d, _, _ in pts:
                 if d:
                     ax.annotate(f"{d} drops", (s_, v), fontsize=7, color=line.get_color(),
                                 textcoords="offset points", xytext=(2, 4))

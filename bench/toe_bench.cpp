@@ -485,17 +485,59 @@ struct Meter {
 // reports what it measured: four times its wire time, plus 2 M cycles.
 uint64_t patience(uint64_t total, size_t seg) { return uint64_t(4.0 * double(total) / payload_limit(seg)) + 2000000; }
 
+// A row with more than one session is run ROW_RUNS times, each run after the one before
+// (so from another engine history: which sessions, ring addresses, ISNs and timer phases
+// meet the wire and the memory when). Such rows move by up to 0.13 of the wire with the
+// history (the goodput part alone against the full bench, same RTL), so one run is no
+// verdict on a change: the row's value is the median run's, with the spread beside it.
+constexpr int ROW_RUNS = 3;
+
+// One run of a goodput row: the figures of its table line and JSON row.
+struct GoodputRun {
+    double value = 0, rx_value = 0, tx_value = 0, dram = 0;
+    uint32_t drops = 0, eng_rexmit = 0, left = 0;
+    size_t refused = 0;
+    uint64_t fast_rexmits = 0, timeouts = 0, dup_wnd = 0, data_segs = 0, pure_acks = 0;
+};
+
+// The runs of a row, sorted by value; the median run, and the spread as JSON fields
+// (runs, value_min, value_max, run_values and run_drops in the order of the values).
+struct RowRuns {
+    std::vector<GoodputRun> runs;
+    const GoodputRun& median() const { return runs[runs.size() / 2]; }
+    void sort() { std::sort(runs.begin(), runs.end(), [](const GoodputRun& a, const GoodputRun& b) { return a.value < b.value; }); }
+    std::string spread_json() const {
+        std::string v, d;
+        for (const GoodputRun& r : runs) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%s%.4f", v.empty() ? "" : ", ", r.value);
+            v += b;
+            d += (d.empty() ? "" : ", ") + std::to_string(r.drops);
+        }
+        char b[96];
+        std::snprintf(b, sizeof b, "\"runs\": %zu, \"value_min\": %.4f, \"value_max\": %.4f, ", runs.size(),
+                      runs.front().value, runs.back().value);
+        return b + std::string("\"run_values\": [") + v + "], \"run_drops\": [" + d + "]";
+    }
+    void print_spread() const {
+        if (runs.size() > 1)
+            std::printf("  %14s median of %zu runs %8.4f, spread %.4f .. %.4f\n", "", runs.size(), median().value,
+                        runs.front().value, runs.back().value);
+    }
+};
+
 // Goodput with n sessions and segments of `seg` bytes, in one of three directions:
 //   rx    the peer sends to the discard app (port 5001)
 //   tx    the pattern source (port 19) sends to the peer
 //   both  the peer sends to the pattern source while it sends (the source reads and drops)
 // value = payload bytes per cycle over the payload wire limit (the lower of the two
 // directions for "both"); drops = segments the engine lost for want of room.
-void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, uint16_t base) {
+GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, uint16_t base) {
     const bool rx = dir[0] != 't', tx = dir[0] != 'r';
     const uint64_t total = std::max<uint64_t>(4000000, sessions * 16384);
+    GoodputRun r;
     Flows fl(p, seg);
-    size_t refused = fl.open(tx ? 19 : 5001, base, sessions, rx ? uint32_t(total / sessions + 65536) : 0);
+    r.refused = fl.open(tx ? 19 : 5001, base, sessions, rx ? uint32_t(total / sessions + 65536) : 0);
     uint32_t drops0 = engine_drops(p), rexmit0 = read_counter(p, "tcpRetransSegs");
     uint64_t disc0 = p.sim->tcp_discard_bytes;
     Meter mrx{total}, mtx{total};
@@ -506,34 +548,54 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
         if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
     }
     fl.close();
-    uint32_t drops = engine_drops(p) - drops0, eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
-    uint32_t left = sessions_in_use(p);
+    r.drops = engine_drops(p) - drops0;
+    r.eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
+    r.left = sessions_in_use(p);
     double lim = payload_limit(seg);
-    double frx = mrx.bytes_per_cycle() / lim, ftx = mtx.bytes_per_cycle() / lim;
-    double value = rx && tx ? std::min(frx, ftx) : rx ? frx : ftx;
-    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %5u %8llu %8llu %s\n", dir, sessions, seg, value, drops,
-                (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, left,
-                (unsigned long long)fl.dupacks_window_moved, (unsigned long long)fl.engine_pure_acks,
-                refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
+    r.rx_value = rx ? mrx.bytes_per_cycle() / lim : 0.0;
+    r.tx_value = tx ? mtx.bytes_per_cycle() / lim : 0.0;
+    r.value = rx && tx ? std::min(r.rx_value, r.tx_value) : rx ? r.rx_value : r.tx_value;
+    r.fast_rexmits = fl.fast_rexmits;
+    r.timeouts = fl.timeouts;
+    r.dup_wnd = fl.dupacks_window_moved;
+    r.data_segs = fl.engine_data_segs;
+    r.pure_acks = fl.engine_pure_acks;
+    std::printf("  %5s %8zu %6zu %8.4f %8u %6llu %5llu %6u %5u %8llu %8llu %s\n", dir, sessions, seg, r.value, r.drops,
+                (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.left,
+                (unsigned long long)r.dup_wnd, (unsigned long long)r.pure_acks,
+                r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
+    return r;
+}
+
+// A goodput row: one run for one session, ROW_RUNS for more; the JSON row is the median
+// run's, with the spread.
+void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, uint16_t base) {
+    RowRuns row;
+    for (int k = 0; k < (sessions > 1 ? ROW_RUNS : 1); ++k)
+        row.runs.push_back(goodput_run(p, dir, sessions, seg, uint16_t(base + k * sessions)));
+    row.sort();
+    row.print_spread();
+    const GoodputRun& r = row.median();
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"goodput\", \"direction\": \"%s\", "
                            "\"sessions\": %zu, \"payload\": %zu, \"value\": %.4f, \"rx_value\": %.4f, \"tx_value\": %.4f, "
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
-                           "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu}\n",
-                           TOE_DATA_W, dir, sessions, seg, value, rx ? frx : 0.0, tx ? ftx : 0.0, drops,
-                           (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, eng_rexmit, refused,
-                           left, (unsigned long long)fl.dupacks_window_moved, (unsigned long long)fl.engine_data_segs,
-                           (unsigned long long)fl.engine_pure_acks);
+                           "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, %s}\n",
+                           TOE_DATA_W, dir, sessions, seg, r.value, r.rx_value, r.tx_value, r.drops,
+                           (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.refused,
+                           r.left, (unsigned long long)r.dup_wnd, (unsigned long long)r.data_segs,
+                           (unsigned long long)r.pure_acks, row.spread_json().c_str());
 }
 
 // Echo goodput: n sessions to the echo app (port 7), the peer sending 1460-byte segments
 // as fast as the windows allow and taking the echo back; value = echoed payload bytes per
 // cycle over the payload wire limit; dram_bytes_per_payload_byte = bytes that crossed the
 // memory port (reads + writes, whole beats) per payload byte received.
-void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
+GoodputRun echo_run(Peer& p, size_t sessions, uint16_t base) {
     const uint64_t total = std::max<uint64_t>(2000000, sessions * 16384);
+    GoodputRun r;
     Flows fl(p, 1460);
-    size_t refused = fl.open(7, base, sessions, uint32_t(total / sessions + 65536));
+    r.refused = fl.open(7, base, sessions, uint32_t(total / sessions + 65536));
     uint32_t drops0 = engine_drops(p);
     uint64_t rd0 = p.sim->mem_rd_beats, wr0 = p.sim->mem_wr_beats;   // memory port beats (probes)
     Meter m{total};
@@ -542,18 +604,31 @@ void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
         m.at(fl.rcvd(), p.sim.cycles());
     }
     uint64_t echoed = fl.rcvd();
-    double dram = echoed ? double((p.sim->mem_rd_beats - rd0) + (p.sim->mem_wr_beats - wr0)) * MEM_BYTES / double(echoed) : 0.0;
+    r.dram = echoed ? double((p.sim->mem_rd_beats - rd0) + (p.sim->mem_wr_beats - wr0)) * MEM_BYTES / double(echoed) : 0.0;
     fl.close();
-    uint32_t drops = engine_drops(p) - drops0, left = sessions_in_use(p);
-    double value = m.bytes_per_cycle() / payload_limit(1460);
+    r.drops = engine_drops(p) - drops0;
+    r.left = sessions_in_use(p);
+    r.value = m.bytes_per_cycle() / payload_limit(1460);
+    r.fast_rexmits = fl.fast_rexmits;
+    r.timeouts = fl.timeouts;
     std::printf("  echo  %8zu %6d %8.4f %8u %6llu %5llu        %5u DRAM bytes per payload byte %.2f %s\n", sessions,
-                1460, value, drops, (unsigned long long)fl.fast_rexmits, (unsigned long long)fl.timeouts, left, dram,
-                refused ? ("(" + std::to_string(refused) + " refused)").c_str() : "");
+                1460, r.value, r.drops, (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.left,
+                r.dram, r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
+    return r;
+}
+
+void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
+    RowRuns row;
+    for (int k = 0; k < (sessions > 1 ? ROW_RUNS : 1); ++k)
+        row.runs.push_back(echo_run(p, sessions, uint16_t(base + k * sessions)));
+    row.sort();
+    row.print_spread();
+    const GoodputRun& r = row.median();
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"echo_goodput\", \"sessions\": %zu, "
                            "\"value\": %.4f, \"dram_bytes_per_payload_byte\": %.3f, \"drops\": %u, "
-                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu, \"sessions_left\": %u}\n",
-                           TOE_DATA_W, sessions, value, dram, drops, (unsigned long long)fl.fast_rexmits,
-                           (unsigned long long)fl.timeouts, refused, left);
+                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu, \"sessions_left\": %u, %s}\n",
+                           TOE_DATA_W, sessions, r.value, r.dram, r.drops, (unsigned long long)r.fast_rexmits,
+                           (unsigned long long)r.timeouts, r.refused, r.left, row.spread_json().c_str());
 }
 
 // SYN -> SYN-ACK, and RX/TX latency of one connection to the echo app.
@@ -631,7 +706,7 @@ void tcp_goodput_bench(Peer& p, FILE* json) {
             }
             if (dir[0] == 'r' && sessions == 1) continue;    // the 1460-byte row of the sweep above
             goodput(p, json, dir, sessions, 1460, base);
-            base = uint16_t(base + sessions);
+            base = uint16_t(base + sessions * (sessions > 1 ? ROW_RUNS : 1));
         }
 }
 
@@ -639,7 +714,7 @@ void tcp_echo_bench(Peer& p, FILE* json) {
     uint16_t base = 50000;
     for (size_t sessions : {size_t(1), size_t(64)}) {
         echo_goodput(p, json, sessions, base);
-        base = uint16_t(base + sessions);
+        base = uint16_t(base + sessions * (sessions > 1 ? ROW_RUNS : 1));
     }
 }
 
