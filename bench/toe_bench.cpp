@@ -564,6 +564,7 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
                 (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.left,
                 (unsigned long long)r.dup_wnd, (unsigned long long)r.pure_acks,
                 r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
+    if (rx && tx) std::printf("  %14s rx %.4f, tx %.4f\n", "", r.rx_value, r.tx_value);
     return r;
 }
 
