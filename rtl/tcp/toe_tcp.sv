@@ -251,33 +251,37 @@ module toe_tcp
   tcp_notif_t core_notif, rx_notif;
   sid_t told_session;
   logic rxd_init_valid, rxd_drop_valid, rxd_drop_value;
-  sid_t rxd_init_session, rxd_rd_session, rxd_rd2_session, rxd_drop_session;
+  sid_t rxd_init_session, rxd_rd2_session, rxd_drop_session;
+  // the core's record read and written: the session the engines read for, and the write
+  // the read and send engines take with every record
+  sid_t rec_rd_session, post_op_session;
+  logic post_op_valid;
   logic [31:0] rxd_init_rx_done, rxd_rd_rx_done, rxd_rd2_rx_done;
   toe_tcp_rx_deliver #(.MAX_SESSIONS(MAX_SESSIONS)) u_rx_deliver (
     .clk, .rst, .s_done_valid(rxw_done_valid), .s_done_ready(rxw_done_ready), .s_done(rxw_done),
     .s_core_notif_valid(core_notif_valid), .s_core_notif_ready(core_notif_ready), .s_core_notif(core_notif),
     .m_notif_valid(rx_notif_valid), .m_notif_ready(rx_notif_ready), .m_notif(rx_notif),
     .init_valid(rxd_init_valid), .init_session(rxd_init_session), .init_rx_done(rxd_init_rx_done),
-    .rd_session(rxd_rd_session), .rd_rx_done(rxd_rd_rx_done),
+    .rd_session(rec_rd_session), .rd_rx_done(rxd_rd_rx_done),
     .rd2_session(rxd_rd2_session), .rd2_rx_done(rxd_rd2_rx_done),
     .drop_wr_valid(rxd_drop_valid), .drop_wr_session(rxd_drop_session), .drop_wr_value(rxd_drop_value)
   );
   // App reads (toe_tcp_rx_read): requests, ring read jobs and their completions; owns
   // RX_REQ and RX_READ, wakes the core only when a read matters to it (a small window, or
   // an ended connection waiting for its reads).
-  logic rxread_op_valid, rxread_op_woken, rxread_op_init, rxread_op_readable, rxread_op_wake_on, rxread_rd_readable,
+  logic rxread_op_woken, rxread_op_init, rxread_op_readable, rxread_op_wake_on, rxread_rd_readable,
         rxread_wake_valid, rxread_wake_ready, rd_refused, core_app_error;
-  sid_t rxread_op_session, rxread_rd_session, rxread_wake_session;
+  sid_t rxread_wake_session;
   logic [31:0] rxread_op_rx_first, rxread_op_seen, rxread_rd_rx_req, rxread_rd_rx_read;
   toe_tcp_rx_read #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_rx_read (
     .clk, .rst, .cfg_mem_base, .s_req_valid(rd_req_valid), .s_req_ready(rd_req_ready), .s_req(rd_req),
     .m_job_valid(rd_job_valid), .m_job_ready(rd_job_ready), .m_job(rd_job),
     .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
     .rx_done_session(rxd_rd2_session), .rx_done(rxd_rd2_rx_done),
-    .op_valid(rxread_op_valid), .op_session(rxread_op_session), .op_woken(rxread_op_woken), .op_init(rxread_op_init),
+    .op_valid(post_op_valid), .op_session(post_op_session), .op_woken(rxread_op_woken), .op_init(rxread_op_init),
     .op_rx_first(rxread_op_rx_first), .op_readable(rxread_op_readable), .op_wake_on(rxread_op_wake_on),
     .op_seen(rxread_op_seen),
-    .rd_session(rxread_rd_session), .rd_rx_req(rxread_rd_rx_req), .rd_rx_read(rxread_rd_rx_read),
+    .rd_session(rec_rd_session), .rd_rx_req(rxread_rd_rx_req), .rd_rx_read(rxread_rd_rx_read),
     .rd_readable(rxread_rd_readable),
     .m_wake_valid(rxread_wake_valid), .m_wake_ready(rxread_wake_ready), .m_wake_session(rxread_wake_session),
     .stat_refused(rd_refused)
@@ -285,19 +289,19 @@ module toe_tcp
   // App sends (toe_tcp_tx_req): requests, their answers and the TX ring write jobs; owns
   // TX_APP and TX_WANT, wakes the core when a session stops being sendable or the space
   // its app waits for is free.
-  logic txreq_op_valid, txreq_op_woken, txreq_op_init, txreq_op_sendable, txreq_op_known_dead, txreq_op_clear_want,
+  logic txreq_op_woken, txreq_op_init, txreq_op_sendable, txreq_op_known_dead, txreq_op_clear_want,
         txreq_rd_sendable, txreq_wake_valid, txreq_wake_ready, tx_req_error;
-  sid_t txreq_op_session, txreq_rd_session, txreq_wake_session;
+  sid_t txreq_wake_session;
   logic [31:0] txreq_op_tx_first, txreq_op_snd_una, txreq_rd_tx_app;
   logic [16:0] txreq_op_want_seen, txreq_rd_tx_want;
   toe_tcp_tx_req #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_tx_req (
     .clk, .rst, .cfg_mem_base, .s_req_valid(tx_req_valid), .s_req_ready(tx_req_ready), .s_req(tx_req),
     .m_rsp_valid(tx_rsp_valid), .m_rsp_ready(tx_rsp_ready), .m_rsp(tx_rsp),
     .m_job_valid(txw_job_valid), .m_job_ready(txw_job_ready), .m_job(txw_job),
-    .op_valid(txreq_op_valid), .op_session(txreq_op_session), .op_woken(txreq_op_woken), .op_init(txreq_op_init),
+    .op_valid(post_op_valid), .op_session(post_op_session), .op_woken(txreq_op_woken), .op_init(txreq_op_init),
     .op_tx_first(txreq_op_tx_first), .op_sendable(txreq_op_sendable), .op_known_dead(txreq_op_known_dead),
     .op_snd_una(txreq_op_snd_una), .op_clear_want(txreq_op_clear_want), .op_want_seen(txreq_op_want_seen),
-    .rd_session(txreq_rd_session), .rd_tx_app(txreq_rd_tx_app), .rd_tx_want(txreq_rd_tx_want),
+    .rd_session(rec_rd_session), .rd_tx_app(txreq_rd_tx_app), .rd_tx_want(txreq_rd_tx_want),
     .rd_sendable(txreq_rd_sendable),
     .m_wake_valid(txreq_wake_valid), .m_wake_ready(txreq_wake_ready), .m_wake_session(txreq_wake_session),
     .stat_error(tx_req_error)
@@ -326,14 +330,15 @@ module toe_tcp
     .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
     .told_valid, .told_ready, .told_session,
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
-    .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_session, .rxd_rd_rx_done,
+    .rec_rd_session, .post_op_valid, .post_op_session,
+    .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_rx_done,
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
-    .rxread_op_valid, .rxread_op_session, .rxread_op_woken, .rxread_op_init, .rxread_op_rx_first, .rxread_op_readable,
-    .rxread_op_wake_on, .rxread_op_seen, .rxread_rd_session, .rxread_rd_rx_req, .rxread_rd_rx_read, .rxread_rd_readable,
+    .rxread_op_woken, .rxread_op_init, .rxread_op_rx_first, .rxread_op_readable,
+    .rxread_op_wake_on, .rxread_op_seen, .rxread_rd_rx_req, .rxread_rd_rx_read, .rxread_rd_readable,
     .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
-    .txreq_op_valid, .txreq_op_session, .txreq_op_woken, .txreq_op_init, .txreq_op_tx_first, .txreq_op_sendable,
+    .txreq_op_woken, .txreq_op_init, .txreq_op_tx_first, .txreq_op_sendable,
     .txreq_op_known_dead, .txreq_op_snd_una, .txreq_op_clear_want, .txreq_op_want_seen,
-    .txreq_rd_session, .txreq_rd_tx_app, .txreq_rd_tx_want, .txreq_rd_sendable,
+    .txreq_rd_tx_app, .txreq_rd_tx_want, .txreq_rd_sendable,
     .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
     .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,

@@ -106,25 +106,29 @@ module toe_tcp_core
   output logic          m_rxw_job_valid,
   input  logic          m_rxw_job_ready,
   output tcp_ring_job_t m_rxw_job,
+  // The engines that own fields of the session state (RX_DONE, RX_REQ/RX_READ, TX_APP/TX_WANT)
+  // read them for the session whose record is read (values one cycle later, beside it), and
+  // the read and send engines are written with every record the post stage writes
+  output sid_t          rec_rd_session,    // the session whose record is read
+  output logic          post_op_valid,     // a record written (or the reset's init of a session)
+  output sid_t          post_op_session,
   // RX delivery (toe_tcp_rx_deliver): takes the RX writer's completions and owns RX_DONE
   output logic          rxd_init_valid,    // a new connection's RX_DONE
   output sid_t          rxd_init_session,
   output logic [31:0]   rxd_init_rx_done,
-  output sid_t          rxd_rd_session,    // RX_DONE of the session read with its record
-  input  logic [31:0]   rxd_rd_rx_done,
+  input  logic [31:0]   rxd_rd_rx_done,    // RX_DONE of rec_rd_session
   output logic          rxd_drop_valid,    // every record written: its drop bit (aborted)
   output sid_t          rxd_drop_session,
   output logic          rxd_drop_value,
   // app reads (toe_tcp_rx_read): owns RX_REQ and RX_READ, wakes the core when a read matters
-  output logic          rxread_op_valid,   // every record written: readable, the wake bit, RX_READ as seen
-  output sid_t          rxread_op_session,
+  // (with post_op_*: readable, the wake bit, RX_READ as seen)
   output logic          rxread_op_woken,   // the event took the session's wake
   output logic          rxread_op_init,    // a new connection's first sequence number
   output logic [31:0]   rxread_op_rx_first,
   output logic          rxread_op_readable,
   output logic          rxread_op_wake_on,
   output logic [31:0]   rxread_op_seen,
-  output sid_t          rxread_rd_session, // RX_REQ, RX_READ, readable of the session read with its record
+  // RX_REQ, RX_READ, readable of rec_rd_session
   input  logic [31:0]   rxread_rd_rx_req,
   input  logic [31:0]   rxread_rd_rx_read,
   input  logic          rxread_rd_readable,
@@ -133,8 +137,7 @@ module toe_tcp_core
   input  sid_t          rxread_wake_session,
   // app sends (toe_tcp_tx_req): owns TX_APP and TX_WANT, wakes the core when a session
   // stops being sendable or the space its app waits for is free
-  output logic          txreq_op_valid,   // every record written
-  output sid_t          txreq_op_session,
+  // (with post_op_*)
   output logic          txreq_op_woken,   // the event took the session's wake
   output logic          txreq_op_init,    // a new connection's first TX sequence number
   output logic [31:0]   txreq_op_tx_first,
@@ -143,7 +146,7 @@ module toe_tcp_core
   output logic [31:0]   txreq_op_snd_una,
   output logic          txreq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txreq_op_want_seen
   output logic [16:0]   txreq_op_want_seen,
-  output sid_t          txreq_rd_session, // TX_APP, TX_WANT, sendable of the session read with its record
+  // TX_APP, TX_WANT, sendable of rec_rd_session
   input  logic [31:0]   txreq_rd_tx_app,
   input  logic [16:0]   txreq_rd_tx_want,
   input  logic          txreq_rd_sendable,
@@ -1202,14 +1205,14 @@ module toe_tcp_core
   assign rxd_drop_valid = state_reg == ST_INIT || writes;
   assign rxd_drop_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : sid_reg);
   assign rxd_drop_value = state_reg != ST_INIT && ns.ended && !ns.orderly;
-  assign rxd_rd_session = SID_W'(rd_addr);
+  assign rec_rd_session = SID_W'(rd_addr);
+  assign post_op_valid = state_reg == ST_INIT || post_write_reg;
+  assign post_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
   // app reads (toe_tcp_rx_read): with every record written, whether the session is readable,
   // whether the core wants to be woken by reads (the advertised window under half the ring,
   // or an ended connection waiting for reads before its release), the RX_READ it computed
   // with, and a new connection's first sequence number; RX_REQ, RX_READ and readable are
   // read with the record
-  assign rxread_op_valid = state_reg == ST_INIT || post_write_reg;
-  assign rxread_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
   assign rxread_op_woken = state_reg == ST_INIT || post_woken_reg;
   assign rxread_op_init = state_reg == ST_INIT || post_rx_init_reg;
   assign rxread_op_rx_first = state_reg == ST_INIT ? '0 : post_rx_read_reg;
@@ -1221,13 +1224,10 @@ module toe_tcp_core
   assign rxread_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
     ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
      pos(fin_sess.rcv_adv - fin_sess.rcv_nxt) < (RING >> 1)));
-  assign rxread_rd_session = SID_W'(rd_addr);
   // app sends (toe_tcp_tx_req): with every record written, whether the session is sendable,
   // whether a request now is the app's error (it closed, or was told the end: not a race
   // with a reset whose notification is still on its way), SND.UNA, a new connection's
   // TX_APP, and the TX_WANT a NOTIF_TX_SPACE was given for
-  assign txreq_op_valid = state_reg == ST_INIT || post_write_reg;
-  assign txreq_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
   assign txreq_op_woken = state_reg == ST_INIT || post_tx_woken_reg;
   assign txreq_op_init = state_reg == ST_INIT || post_tx_init_reg;
   assign txreq_op_tx_first = state_reg == ST_INIT ? '0 : post_tx_first_reg;
@@ -1236,7 +1236,6 @@ module toe_tcp_core
   assign txreq_op_snd_una = fin_sess.snd_una;
   assign txreq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
   assign txreq_op_want_seen = post_want_seen_reg;
-  assign txreq_rd_session = SID_W'(rd_addr);
 
   // second RX writer job of an event (payload and then the end marker)
   always_ff @(posedge clk) begin
