@@ -251,9 +251,10 @@ module toe_tcp_core
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
   logic do_cmd, do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
-  tcp_tx_cmd_t cmd, post_cmd;
+  tcp_tx_cmd_t post_cmd;
   logic [SW-1:0] sid_reg;      // the session of the event in progress
-  logic post_cmd_valid_reg, post_write_reg;
+  logic [SW-1:0] post_sid_reg; // the session in the post stage
+  logic post_valid_reg, post_write_reg;   // the post stage holds an event / writes its record
   tcp_notif_t nt;
   tcp_ring_job_t rxw, rxw2_reg;
   tcp_open_rsp_t opr;
@@ -262,7 +263,7 @@ module toe_tcp_core
   logic sq_valid, sq_pop;
   logic [SW-1:0] sq_sid;
 
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_q_cmd (.clk, .rst, .s_data(post_cmd), .s_valid(post_cmd_valid_reg),
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_q_cmd (.clk, .rst, .s_data(post_cmd), .s_valid(do_cmd),
     .s_ready(q_cmd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_cmd), .m_valid(m_cmd_valid),
     .m_ready(m_cmd_ready), .uncommitted());
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),
@@ -281,7 +282,7 @@ module toe_tcp_core
     .s_ready(q_dbg_ready), .commit(1'b0), .rewind(1'b0), .m_data(dbg_rsp), .m_valid(dbg_rsp_valid),
     .m_ready(dbg_rsp_ready), .uncommitted());
   // Send queue: sessions with more to send; each session is in it at most once.
-  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(sid_reg), .s_valid(do_sendq),
+  toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_sendq (.clk, .rst, .s_data(post_sid_reg), .s_valid(do_sendq),
     .s_ready(q_sendq_ready), .commit(1'b0), .rewind(1'b0), .m_data(sq_sid), .m_valid(sq_valid), .m_ready(sq_pop),
     .uncommitted());
 
@@ -303,7 +304,7 @@ module toe_tcp_core
 
   always_ff @(posedge clk) begin
     rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);
-    cmd_count_reg <= cmd_count_reg + 5'(post_cmd_valid_reg) - 5'(m_cmd_valid && m_cmd_ready);
+    cmd_count_reg <= cmd_count_reg + 5'(do_cmd) - 5'(m_cmd_valid && m_cmd_ready);
     arm_count_reg <= arm_count_reg + 4'(do_arm) - 4'(arm_valid && arm_ready);
     if (rst) begin
       rxw_count_reg <= '0;
@@ -316,8 +317,9 @@ module toe_tcp_core
   // outputs: a read completion must get through while the app waits for notifications.
   wire rxw_room = rxw_count_reg <= 5'd13;
   // The segment command and the timer wheel's entry of an event are pushed by its post
-  // stage, in the cycle the next event may be picked: that one needs room beside them.
-  wire [4:0] cmd_count = cmd_count_reg + 5'(post_cmd_valid_reg);
+  // stage, in the cycle the next event may be picked: that one needs room beside them
+  // (whether the post stage sends is decided there, so room is kept whenever it holds one).
+  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg);
   wire cmd_room = cmd_count < 5'd16;
   wire arm_room = arm_count_reg + 4'(post_write_reg) < 4'd8;
   // Data is sent only while the segment command queue is short (fewer than four): the
@@ -327,6 +329,7 @@ module toe_tcp_core
   // that has data to send while it is long puts the session in the send queue, which is
   // served only while it is short.
   wire sendq_room = cmd_count < 5'd4;
+  wire sendq_room_post = cmd_count_reg < 5'd4;   // the same rule in the post stage, beside its own command
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
@@ -444,9 +447,17 @@ module toe_tcp_core
   typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
   send_e send;
   logic [31:0] send_seq, rst_ack;
-  logic [15:0] send_len;
   logic rst_with_ack;
-  logic adv_move, window_live;   // the segment moves the advertised edge / carries the window
+  logic rst_to_seg;              // the RST goes to the segment's tuple, not the record's
+  // what the event step leaves to the send step (post stage)
+  logic try_send;                // data or a FIN may go
+  logic sws_override;            // the SWS override timer fired: send what fits
+  logic ack_now;                 // an ACK is due (unless another segment goes)
+  logic heard;                   // an acceptable ACK: restarts the keepalive timer
+  // the segment the send step sends (the event step's or data/FIN), its sequence number, length
+  send_e send_post;
+  logic [31:0] seq_post;
+  logic [15:0] len_post;
 
   // ISN of a new session (passive or active open): asked for after the session-table
   // answer (an open learns its local port there), a few cycles per SYN
@@ -489,18 +500,15 @@ module toe_tcp_core
   endfunction
 
   always_comb begin
-    logic [31:0] seglen, wnd, avail, usable, n, data_end, head, take, seg_end, tx_free;
+    logic [31:0] seglen, wnd, data_end, head, take, seg_end, tx_free;
     reasm_t reasm;
-    logic acceptable, stop, ack_now, fin_acked, try_send, quiet, rx_quiet, trimmed, heard, abort, idle_before,
-          sws_override, end_direct;
+    logic acceptable, stop, fin_acked, quiet, rx_quiet, trimmed, abort, end_direct;
     ack_kind_e ack_kind;
-    send_t sz;
     ns = s;
     send = SEND_NONE;
     // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
     // RCV.NXT, and the peer would drop them as old segments
     send_seq = s.snd_max;
-    send_len = '0;
     rst_ack = '0;
     rst_with_ack = 1'b0;
     do_notif = 1'b0;
@@ -514,7 +522,6 @@ module toe_tcp_core
     steer_accept = 1'b0;
     do_openrsp = 1'b0;
     opr = '{session: SID_W'(sid_reg), local_port: tab_lport_reg, ok: 1'b0};
-    do_sendq = 1'b0;
     do_dbg = 1'b0;
     dbg = '{session: SID_W'(sid_reg), state: s.state, snd_una: s.snd_una, snd_nxt: s.snd_nxt,
             snd_max: s.snd_max, snd_wnd: s.snd_wnd, rcv_nxt: s.rcv_nxt,
@@ -534,11 +541,11 @@ module toe_tcp_core
     rx_first = g.seq + 1;
     seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     wnd = pos(s.rcv_adv - s.rcv_nxt);
-    avail = '0; tx_free = '0; usable = '0; n = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
+    tx_free = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
     reasm = '0;
-    acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; idle_before = 1'b0;
+    acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0;
     sws_override = 1'b0;
-    sz = '0;
+    rst_to_seg = 1'b0;
     ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
 
     unique case (ev_reg)
@@ -980,85 +987,6 @@ module toe_tcp_core
       c_estab_rst = is_estab(s.state);
     end
 
-    // ---- transmit: data, then FIN, else arm the persist timer ----
-    if (try_send && send == SEND_NONE && ns.state != FREE && ns.state != CLOSED &&
-        ns.state != SYN_SENT && ns.state != SYN_RCVD && ns.state != TIME_WAIT) begin
-      avail = pos(ns.tx_done - ns.snd_nxt);
-      usable = pos(ns.snd_una + 32'(ns.snd_wnd) - ns.snd_nxt);
-      // nothing was in flight: a running timer is the idle or persist timer, not the RTO
-      idle_before = ns.snd_una == ns.snd_max;
-      // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-      sz = send_size(ns.snd_una, ns.snd_nxt, ns.snd_max, ns.tx_done, ns.snd_wnd, ns.max_sndwnd, ns.mss,
-                     cfg_nagle, sws_override);
-      n = 32'(sz.len);
-      if (sz.held) begin
-        if (ns.snd_una == ns.snd_max && !ns.tmr_on) begin
-          ns.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
-          ns.tmr_at = now_us + ns.rto;
-        end
-      end else if (n != '0 && !sendq_room) begin
-        // the command queue is long (sendq_room): the session waits in the send queue
-        if (!ns.in_sendq) begin
-          ns.in_sendq = 1'b1;
-          do_sendq = 1'b1;
-        end
-      end else if (n != '0) begin   // the queue is short: send now
-        send = SEND_DATA;
-        send_seq = ns.snd_nxt;
-        send_len = 16'(n);
-        if (!ns.rtt_on && ns.snd_nxt == ns.snd_max) begin
-          ns.rtt_on = 1'b1;
-          ns.rtt_seq = ns.snd_nxt;
-          ns.rtt_t0 = now_us;
-        end
-        ns.snd_nxt = ns.snd_nxt + n;
-        if (seq_lt(ns.snd_max, ns.snd_nxt)) ns.snd_max = ns.snd_nxt;
-        if (!ns.tmr_on || idle_before) begin
-          ns.tmr_on = 1'b1;
-          ns.tmr_at = now_us + ns.rto;
-          ns.retries = '0;
-        end
-        if (avail > n && usable > n && !ns.in_sendq) begin
-          ns.in_sendq = 1'b1;
-          do_sendq = 1'b1;
-        end
-      end else if (ns.close_req && !ns.fin_sent && ns.snd_nxt == ns.tx_done && tx_app_fixed && ns.tx_done == tx_app &&
-                   is_estab(ns.state) && usable != '0) begin   // a FIN needs window like a byte
-        send = SEND_FIN;
-        send_seq = ns.snd_nxt;
-        ns.snd_nxt = ns.snd_nxt + 1;
-        ns.snd_max = ns.snd_nxt;
-        ns.fin_sent = 1'b1;
-        ns.state = ns.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
-        if (!ns.tmr_on || idle_before) begin
-          ns.tmr_on = 1'b1;
-          ns.tmr_at = now_us + ns.rto;
-          ns.retries = '0;
-        end
-      end else if (ns.fin_sent && ns.snd_nxt == ns.tx_done && ns.snd_max == ns.tx_done + 1 && usable != '0) begin
-        send = SEND_FIN;             // FIN retransmission after going back
-        send_seq = ns.snd_nxt;
-        ns.snd_nxt = ns.snd_nxt + 1;
-      end else if (wants_window(ns) && ns.snd_wnd == '0 && ns.snd_una == ns.snd_max &&
-                   (!ns.tmr_on || !(s.snd_wnd == '0 && wants_window(s)))) begin
-        ns.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
-        ns.tmr_at = now_us + ns.rto;
-      end
-    end
-    // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
-    // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
-    if (ev_reg != EV_DBG && ((ns.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(ns.state) && cfg_keepalive_idle_us != '0)) &&
-        ns.snd_una == ns.snd_max && !wants_window(ns) &&
-        (!ns.tmr_on || (ns.state == FIN_WAIT_2 ? steer_accept : heard))) begin
-      ns.tmr_on = 1'b1;
-      ns.tmr_at = now_us + (ns.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);
-    end
-    if (ack_now && send == SEND_NONE) send = SEND_ACK;
-    if (send != SEND_NONE && send != SEND_RST) begin
-      ns.dack_on = 1'b0;
-      ns.dack_one = 1'b0;
-    end
-
     // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
     // Only a segment frees TX ring space; in a synchronized state it gives no other
     // notification (NEW comes before the app could have asked), so the slot is free. When
@@ -1108,63 +1036,46 @@ module toe_tcp_core
       ns.state = FREE;
     end
 
-    // ---- build the segment command; the post stage moves the advertised edge (every
-    // segment but an RST) and writes the window into it (every one but a SYN or RST) ----
-    adv_move = send != SEND_NONE && send != SEND_RST;
-    window_live = adv_move && send != SEND_SYN;
-    cmd = '{session: SID_W'(sid_reg), remote_ip: ns.remote_ip, remote_port: ns.remote_port,
-            local_port: ns.local_port, seq: send_seq, ack: ns.rcv_nxt, flags: 8'd0,
-            window: '0, length: '0, mss: '0};
-    unique case (send)
-      SEND_ACK:    cmd.flags = 8'h10;
-      SEND_DATA:   begin
-        cmd.flags = (send_seq + 32'(send_len) == ns.tx_done) ? 8'h18 : 8'h10;
-        cmd.length = send_len;
-      end
-      SEND_SYN:    begin cmd.flags = 8'h02; cmd.mss = cfg_mss; cmd.ack = '0; cmd.window = 16'(MAX_WIN); end
-      SEND_SYNACK: begin cmd.flags = 8'h12; cmd.mss = cfg_mss; cmd.seq = ns.snd_una; end
-      SEND_FIN:    cmd.flags = 8'h11;
-      SEND_PROBE:  begin cmd.flags = 8'h10; cmd.seq = ns.snd_una - 1; end
-      SEND_RST:    begin
-        if (ev_reg == EV_SEG && (!found || s.state == FREE || s.state == CLOSED || s.state == SYN_SENT ||
-                                 s.state == SYN_RCVD)) begin
-          cmd.remote_ip = g.remote_ip;
-          cmd.remote_port = g.remote_port;
-          cmd.local_port = g.local_port;
-        end
-        cmd.flags = rst_with_ack ? 8'h14 : 8'h04;
-        cmd.ack = rst_with_ack ? rst_ack : '0;
-        cmd.window = '0;
-        c_rst = 1'b1;
-      end
-      default: ;
-    endcase
-    do_cmd = send != SEND_NONE;
+    // ---- an RST for a segment of no connection, or of one not synchronized, goes to the
+    // segment's own tuple (the record's may be stale); every other segment to the record's ----
+    rst_to_seg = send == SEND_RST && ev_reg == EV_SEG && (!found || s.state == FREE || s.state == CLOSED ||
+                                                          s.state == SYN_SENT || s.state == SYN_RCVD);
+    c_rst = send == SEND_RST;
     if (end_marker && !end_direct && !do_rxw2) begin
       rxw.length = '0;
       rxw.tag = end_tag;
     end
-    if (!exec) {do_cmd, do_notif, do_rxw, do_rxw2, do_steer, do_openrsp,
-                do_sendq, do_dbg, release_now} = '0;
+    if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg, release_now} = '0;
   end
 
-  // ---------------- post stage ----------------
-  // The cycle after the step: the advertised edge moves (toe_tcp_rules_pkg::adv_edge), the
-  // segment command gets its window, the timer wheel learns the session's earliest deadline
-  // when it changed (and after every timer event: its entry was taken off), and the record
-  // is written back. The next event may be picked in this cycle; it reads the record as
-  // written here, and needs room in the command and wheel queues beside this one's.
+  // ---------------- post stage: the send step ----------------
+  // The cycle after the event step, on its record: what to send (data, a FIN, or the
+  // segment the event step chose; the send queue when the command queue is long), the
+  // timers that sending arms (retransmission, persist, idle; a sent segment carries the
+  // delayed ACK), the advertised edge (toe_tcp_rules_pkg::adv_edge) and the segment's
+  // window, the timer wheel's entry when the earliest deadline changed (and after every
+  // timer event: its entry was taken off), and the record written back. The next event may
+  // be picked in this cycle: it reads the record as written here, and it needs room in the
+  // command and wheel queues beside this one's.
   sess_t post_sess_reg, fin_sess;
-  tcp_tx_cmd_t post_cmd_reg;
-  logic [SW-1:0] post_sid_reg;
   logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg;
   logic [16:0] post_want_seen_reg;
-  logic post_adv_reg, post_rx_init_reg, post_woken_reg, post_tx_init_reg, post_tx_woken_reg, post_tx_clear_want_reg, post_window_reg, post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
+  logic post_rx_init_reg, post_woken_reg, post_tx_init_reg, post_tx_woken_reg, post_tx_clear_want_reg,
+        post_arm_force_reg, post_old_on_reg, post_edge_kept_reg;
+  // the event step's verdict: the segment it chose (or none), whether data may go, what
+  // restarts the idle timer, and the inputs of the send rule it read with the record
+  send_e post_send_reg;
+  logic [31:0] post_seq_reg, post_rst_ack_reg, post_tx_app_reg;
+  logic [31:0] post_seg_remote_ip_reg;
+  logic [15:0] post_seg_remote_port_reg, post_seg_local_port_reg;
+  logic post_rst_with_ack_reg, post_rst_to_seg_reg, post_try_send_reg, post_sws_override_reg, post_ack_now_reg,
+        post_heard_reg, post_accepted_reg, post_dbg_reg, post_persist_before_reg, post_tx_app_fixed_reg,
+        post_counted_reg;
+  tcp_state_e post_old_state_reg;
   always_ff @(posedge clk) begin
-    post_cmd_valid_reg <= do_cmd;
+    post_valid_reg <= exec;
     post_write_reg <= writes;
     post_sess_reg <= ns;
-    post_cmd_reg <= cmd;
     post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
     post_rx_read_reg <= rx_init ? rx_first : rx_read;
@@ -1175,23 +1086,157 @@ module toe_tcp_core
     post_tx_woken_reg <= ev_reg == EV_TX_WAKE;
     post_tx_clear_want_reg <= tx_clear_want;
     post_want_seen_reg <= tx_want;
-    post_adv_reg <= adv_move;
-    post_window_reg <= window_live;
     // a new session's `s` is the stale record of its slot
     post_arm_force_reg <= ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN;
     post_old_on_reg <= deadline_on(s);
     post_old_at_reg <= deadline_at(s);
     post_edge_kept_reg <= writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(ns.state);
+    post_send_reg <= send;
+    post_seq_reg <= send_seq;
+    post_rst_ack_reg <= rst_ack;
+    post_rst_with_ack_reg <= rst_with_ack;
+    post_rst_to_seg_reg <= rst_to_seg;
+    post_seg_remote_ip_reg <= g.remote_ip;
+    post_seg_remote_port_reg <= g.remote_port;
+    post_seg_local_port_reg <= g.local_port;
+    post_try_send_reg <= try_send;
+    post_sws_override_reg <= sws_override;
+    post_ack_now_reg <= ack_now;
+    post_heard_reg <= heard;
+    post_accepted_reg <= steer_accept;
+    post_dbg_reg <= ev_reg == EV_DBG;
+    // the persist rule: was the running timer the persist timer before this event
+    post_persist_before_reg <= s.snd_wnd == '0 && wants_window(s);
+    post_tx_app_reg <= tx_app;
+    post_tx_app_fixed_reg <= tx_app_fixed;
+    // the established gauge counts the state this stage writes (a FIN sent here leaves it)
+    post_old_state_reg <= s.state;
+    post_counted_reg <= writes && !(new_reg || ev_reg == EV_OPEN);
     if (rst) begin
-      post_cmd_valid_reg <= 1'b0;
+      post_valid_reg <= 1'b0;
       post_write_reg <= 1'b0;
     end
   end
   always_comb begin
+    logic [31:0] avail, usable, n;
+    logic idle_before;
+    send_t sz;
     fin_sess = post_sess_reg;
-    if (post_adv_reg) fin_sess.rcv_adv = adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg);
-    post_cmd = post_cmd_reg;
-    if (post_window_reg) post_cmd.window = 16'(pos(fin_sess.rcv_adv - fin_sess.rcv_nxt));
+    send_post = post_send_reg;
+    seq_post = post_seq_reg;
+    len_post = '0;
+    do_sendq = 1'b0;
+    avail = '0; usable = '0; n = '0; idle_before = 1'b0; sz = '0;
+    // ---- transmit: data, then FIN, else arm the persist timer ----
+    if (post_try_send_reg && send_post == SEND_NONE && fin_sess.state != FREE && fin_sess.state != CLOSED &&
+        fin_sess.state != SYN_SENT && fin_sess.state != SYN_RCVD && fin_sess.state != TIME_WAIT) begin
+      avail = pos(fin_sess.tx_done - fin_sess.snd_nxt);
+      usable = pos(fin_sess.snd_una + 32'(fin_sess.snd_wnd) - fin_sess.snd_nxt);
+      // nothing was in flight: a running timer is the idle or persist timer, not the RTO
+      idle_before = fin_sess.snd_una == fin_sess.snd_max;
+      // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
+      sz = send_size(fin_sess.snd_una, fin_sess.snd_nxt, fin_sess.snd_max, fin_sess.tx_done, fin_sess.snd_wnd, fin_sess.max_sndwnd, fin_sess.mss,
+                     cfg_nagle, post_sws_override_reg);
+      n = 32'(sz.len);
+      if (sz.held) begin
+        if (fin_sess.snd_una == fin_sess.snd_max && !fin_sess.tmr_on) begin
+          fin_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
+          fin_sess.tmr_at = now_us + fin_sess.rto;
+        end
+      end else if (n != '0 && !sendq_room_post) begin
+        // the command queue is long (sendq_room_post): the session waits in the send queue
+        if (!fin_sess.in_sendq) begin
+          fin_sess.in_sendq = 1'b1;
+          do_sendq = 1'b1;
+        end
+      end else if (n != '0) begin   // the queue is short: send now
+        send_post = SEND_DATA;
+        seq_post = fin_sess.snd_nxt;
+        len_post = 16'(n);
+        if (!fin_sess.rtt_on && fin_sess.snd_nxt == fin_sess.snd_max) begin
+          fin_sess.rtt_on = 1'b1;
+          fin_sess.rtt_seq = fin_sess.snd_nxt;
+          fin_sess.rtt_t0 = now_us;
+        end
+        fin_sess.snd_nxt = fin_sess.snd_nxt + n;
+        if (seq_lt(fin_sess.snd_max, fin_sess.snd_nxt)) fin_sess.snd_max = fin_sess.snd_nxt;
+        if (!fin_sess.tmr_on || idle_before) begin
+          fin_sess.tmr_on = 1'b1;
+          fin_sess.tmr_at = now_us + fin_sess.rto;
+          fin_sess.retries = '0;
+        end
+        if (avail > n && usable > n && !fin_sess.in_sendq) begin
+          fin_sess.in_sendq = 1'b1;
+          do_sendq = 1'b1;
+        end
+      end else if (fin_sess.close_req && !fin_sess.fin_sent && fin_sess.snd_nxt == fin_sess.tx_done && post_tx_app_fixed_reg && fin_sess.tx_done == post_tx_app_reg &&
+                   is_estab(fin_sess.state) && usable != '0) begin   // a FIN needs window like a byte
+        send_post = SEND_FIN;
+        seq_post = fin_sess.snd_nxt;
+        fin_sess.snd_nxt = fin_sess.snd_nxt + 1;
+        fin_sess.snd_max = fin_sess.snd_nxt;
+        fin_sess.fin_sent = 1'b1;
+        fin_sess.state = fin_sess.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
+        if (!fin_sess.tmr_on || idle_before) begin
+          fin_sess.tmr_on = 1'b1;
+          fin_sess.tmr_at = now_us + fin_sess.rto;
+          fin_sess.retries = '0;
+        end
+      end else if (fin_sess.fin_sent && fin_sess.snd_nxt == fin_sess.tx_done && fin_sess.snd_max == fin_sess.tx_done + 1 && usable != '0) begin
+        send_post = SEND_FIN;             // FIN retransmission after going back
+        seq_post = fin_sess.snd_nxt;
+        fin_sess.snd_nxt = fin_sess.snd_nxt + 1;
+      end else if (wants_window(fin_sess) && fin_sess.snd_wnd == '0 && fin_sess.snd_una == fin_sess.snd_max &&
+                   (!fin_sess.tmr_on || !(post_persist_before_reg))) begin
+        fin_sess.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
+        fin_sess.tmr_at = now_us + fin_sess.rto;
+      end
+    end
+    // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
+    // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
+    if (!post_dbg_reg && ((fin_sess.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(fin_sess.state) && cfg_keepalive_idle_us != '0)) &&
+        fin_sess.snd_una == fin_sess.snd_max && !wants_window(fin_sess) &&
+        (!fin_sess.tmr_on || (fin_sess.state == FIN_WAIT_2 ? post_accepted_reg : post_heard_reg))) begin
+      fin_sess.tmr_on = 1'b1;
+      fin_sess.tmr_at = now_us + (fin_sess.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);
+    end
+    if (post_ack_now_reg && send_post == SEND_NONE) send_post = SEND_ACK;
+    if (send_post != SEND_NONE && send_post != SEND_RST) begin
+      fin_sess.dack_on = 1'b0;
+      fin_sess.dack_one = 1'b0;
+    end
+
+    // the advertised edge moves with every segment but an RST (no field it reads is sent here)
+    if (send_post != SEND_NONE && send_post != SEND_RST)
+      fin_sess.rcv_adv = adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg);
+    // ---- the segment command: the window is the final one (every segment but a SYN or RST) ----
+    post_cmd = '{session: SID_W'(post_sid_reg), remote_ip: fin_sess.remote_ip, remote_port: fin_sess.remote_port,
+                 local_port: fin_sess.local_port, seq: seq_post, ack: fin_sess.rcv_nxt, flags: 8'd0,
+                 window: 16'(pos(fin_sess.rcv_adv - fin_sess.rcv_nxt)), length: '0, mss: '0};
+    unique case (send_post)
+      SEND_ACK:    post_cmd.flags = 8'h10;
+      SEND_DATA:   begin
+        post_cmd.flags = (seq_post + 32'(len_post) == fin_sess.tx_done) ? 8'h18 : 8'h10;
+        post_cmd.length = len_post;
+      end
+      SEND_SYN:    begin post_cmd.flags = 8'h02; post_cmd.mss = cfg_mss; post_cmd.ack = '0; post_cmd.window = 16'(MAX_WIN); end
+      SEND_SYNACK: begin post_cmd.flags = 8'h12; post_cmd.mss = cfg_mss; post_cmd.seq = fin_sess.snd_una; end
+      SEND_FIN:    post_cmd.flags = 8'h11;
+      SEND_PROBE:  begin post_cmd.flags = 8'h10; post_cmd.seq = fin_sess.snd_una - 1; end
+      SEND_RST:    begin
+        if (post_rst_to_seg_reg) begin
+          post_cmd.remote_ip = post_seg_remote_ip_reg;
+          post_cmd.remote_port = post_seg_remote_port_reg;
+          post_cmd.local_port = post_seg_local_port_reg;
+        end
+        post_cmd.flags = post_rst_with_ack_reg ? 8'h14 : 8'h04;
+        post_cmd.ack = post_rst_with_ack_reg ? post_rst_ack_reg : '0;
+        post_cmd.window = '0;
+      end
+      default: ;
+    endcase
+    do_cmd = post_valid_reg && send_post != SEND_NONE;
+    if (!post_write_reg) do_sendq = 1'b0;
     arm_in = '{sid: post_sid_reg, on: deadline_on(fin_sess), at: deadline_at(fin_sess)};
     do_arm = post_write_reg && (post_arm_force_reg || arm_in.on != post_old_on_reg ||
                                 (arm_in.on && arm_in.at != post_old_at_reg));
@@ -1323,10 +1368,13 @@ module toe_tcp_core
      stat_half_open_drops, stat_out_of_order} <=
       exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr,
               c_mss_clamp, c_half_open, c_ooo} : '0;
+    // established gauge: the state the post stage writes (a FIN it sends leaves ESTABLISHED)
+    if (post_counted_reg) begin
+      if (!is_estab(post_old_state_reg) && is_estab(fin_sess.state)) curr_estab <= curr_estab + 1'b1;
+      if (is_estab(post_old_state_reg) && !is_estab(fin_sess.state)) curr_estab <= curr_estab - 1'b1;
+    end
     if (writes) begin
-      if (!is_estab(s.state) && is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab + 1'b1;
-      if (is_estab(s.state) && !is_estab(ns.state) && !(new_reg || ev_reg == EV_OPEN)) curr_estab <= curr_estab - 1'b1;
-      // half-open gauge (a new session's `s` is the stale record of its slot)
+      // half-open gauge, at once (the SYN flood cap is exact; the post stage leaves SYN-RCVD alone) (a new session's `s` is the stale record of its slot)
       if (ns.state == SYN_RCVD && (new_reg || (ev_reg != EV_OPEN && s.state != SYN_RCVD))) half_open_reg <= half_open_reg + 1'b1;
       if (s.state == SYN_RCVD && ns.state != SYN_RCVD && !(new_reg || ev_reg == EV_OPEN)) half_open_reg <= half_open_reg - 1'b1;
     end
@@ -1339,13 +1387,13 @@ module toe_tcp_core
     end
   end
 `ifndef SYNTHESIS
-  // Invariants of every record the core writes back (a new session's `s` is stale, `ns` not).
-  always @(posedge clk) if (!rst && writes && ns.state != FREE && ns.state != CLOSED) begin
-    assert (seq_le(ns.snd_una, ns.snd_nxt) && seq_le(ns.snd_nxt, ns.snd_max))
-      else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", sid_reg);
+  // Invariants of every record the core writes back.
+  always @(posedge clk) if (!rst && post_write_reg && fin_sess.state != FREE && fin_sess.state != CLOSED) begin
+    assert (seq_le(fin_sess.snd_una, fin_sess.snd_nxt) && seq_le(fin_sess.snd_nxt, fin_sess.snd_max))
+      else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", post_sid_reg);
     // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the ring
-    assert (reasm_set_ok(ns.ooo, ns.rcv_nxt, RING))
-      else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", sid_reg);
+    assert (reasm_set_ok(fin_sess.ooo, fin_sess.rcv_nxt, RING))
+      else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", post_sid_reg);
   end
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_edge_kept_reg)
@@ -1354,7 +1402,7 @@ module toe_tcp_core
   // queues pushed without a handshake always have room: the post stage's (cmd_room,
   // arm_room), the RX writer's (rxw_room) and the send queue (each session in it once)
   always @(posedge clk) if (!rst) begin
-    assert (!(post_cmd_valid_reg && !q_cmd_ready)) else $error("toe_tcp_core: segment command queue overflow");
+    assert (!(do_cmd && !q_cmd_ready)) else $error("toe_tcp_core: segment command queue overflow");
     assert (!(do_arm && !arm_q_ready)) else $error("toe_tcp_core: timer wheel queue overflow");
     assert (!((do_rxw || push_rxw2) && !q_rxw_ready)) else $error("toe_tcp_core: RX writer job queue overflow");
     assert (!(do_sendq && !q_sendq_ready)) else $error("toe_tcp_core: send queue overflow");
