@@ -15,10 +15,15 @@
 // Each event reads the session's state, computes the new state and at most one of each
 // output (one segment command, one notification, two RX writer jobs), and writes the
 // state back. Events take 2 cycles: the record is read in the cycle
-// the event is picked and the step runs in the next (+3 for an open's table request, +10
-// for the SipHash ISN of a new session); a post stage in the cycle after the step moves
-// the advertised edge, completes the segment command and the timer wheel's arm, and
-// writes the record back while the next event is picked, which reads it as written.
+// the event is picked and the event step runs in the next (+3 for an open's table
+// request, +10 for the SipHash ISN of a new session). The event step applies the receive
+// rules (acceptability, ACK, window update, RTT, payload, FIN, timers, the end of a
+// connection and its release) and chooses the segment an event must send (an ACK, a
+// SYN-ACK, an RST, a probe); the post stage in the cycle after it is the send step:
+// data or a FIN when the window and the send rules allow, the send queue, the timers that
+// sending arms, the advertised edge and the window, the segment command, the timer
+// wheel's arm; it writes the record back while the next event is picked, which reads it
+// as written.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
