@@ -143,7 +143,8 @@ def flows_plot(rows):
             pts = sorted((r["sessions"], r["value"], r["drops"], r.get("value_min", r["value"]),
                           r.get("value_max", r["value"])) for r in rows
                          if r.get("metric") == metric and r.get("data_w") == w and r.get("value") is not None
-                         and r.get("direction") == direction and r.get("payload", 1460) == 1460)
+                         and r.get("direction") == direction and r.get("payload", 1460) == 1460
+                         and not r.get("nagle"))
             if not pts:
                 continue
             line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=direction or "echo")

@@ -227,6 +227,7 @@ Result run(Peer& p, const std::vector<std::vector<uint8_t>>& frames, size_t expe
 // stepped the bare simulation left tready high and lost the beats of those cycles, which
 // cut a frame short and merged it with the next).
 uint32_t csr_read(Peer& p, uint32_t addr) { return p.sim.csr_read(addr, [&p] { p.step(); }); }
+void csr_write(Peer& p, uint32_t addr, uint32_t data) { p.sim.csr_write(addr, data, [&p] { p.step(); }); }
 uint32_t read_counter(Peer& p, const char* name) {
     for (unsigned i = 0; i < toe_csr::N_COUNTERS; ++i)
         if (std::string(toe_csr::COUNTER_NAMES[i]) == name) return csr_read(p, toe_csr::COUNTER_BASE + 4 * i);
@@ -577,7 +578,7 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
 
 // A goodput row: one run for one session, ROW_RUNS for more; the JSON row is the median
 // run's, with the spread.
-void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, uint16_t base) {
+void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, uint16_t base, bool nagle = false) {
     RowRuns row;
     for (int k = 0; k < (sessions > 1 ? ROW_RUNS : 1); ++k)
         row.runs.push_back(goodput_run(p, dir, sessions, seg, uint16_t(base + k * sessions)));
@@ -588,11 +589,12 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
                            "\"sessions\": %zu, \"payload\": %zu, \"value\": %.4f, \"rx_value\": %.4f, \"tx_value\": %.4f, "
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
-                           "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, %s}\n",
+                           "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, "
+                           "\"nagle\": %d, %s}\n",
                            TOE_DATA_W, dir, sessions, seg, r.value, r.rx_value, r.tx_value, r.drops,
                            (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.refused,
                            r.left, (unsigned long long)r.dup_wnd, (unsigned long long)r.data_segs,
-                           (unsigned long long)r.pure_acks, row.spread_json().c_str());
+                           (unsigned long long)r.pure_acks, int(nagle), row.spread_json().c_str());
 }
 
 // Echo goodput: n sessions to the echo app (port 7), the peer sending 1460-byte segments
@@ -716,6 +718,19 @@ void tcp_goodput_bench(Peer& p, FILE* json) {
             goodput(p, json, dir, sessions, 1460, base);
             base = uint16_t(base + sessions * (sessions > 1 ? ROW_RUNS : 1));
         }
+    // The rows above run with Nagle off, the engine's default (CTRL.nagle, like TCP_NODELAY):
+    // the example apps write 2008-byte chunks, and a chunk alone in the ring goes as a full
+    // segment and a 548-byte one. With Nagle on (RFC 896, Linux's default) the short tail
+    // waits while data is in flight and joins the next chunk. Rows with "nagle": 1.
+    std::printf("  with Nagle on (CTRL.nagle):\n");
+    const uint32_t ctrl = csr_read(p, toe_csr::REG_CTRL);
+    csr_write(p, toe_csr::REG_CTRL, ctrl | TOE_REGS__CTRL__NAGLE_bm);
+    for (const char* dir : {"tx", "both"}) {
+        const size_t sessions = std::min<size_t>(64, APP_SENDERS);
+        goodput(p, json, dir, sessions, 1460, base, true);
+        base = uint16_t(base + sessions * ROW_RUNS);
+    }
+    csr_write(p, toe_csr::REG_CTRL, ctrl);
 }
 
 void tcp_echo_bench(Peer& p, FILE* json) {
