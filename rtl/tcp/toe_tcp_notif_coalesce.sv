@@ -70,10 +70,10 @@ module toe_tcp_notif_coalesce
   logic held_last;           // the notification given now is the final one
 
   // sessions with something pending, each at most once
-  logic q_push, q_valid, q_pop;
+  logic q_push, q_valid, q_pop, q_room;
   logic [SW-1:0] q_sid;
   toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_pending (.clk, .rst, .s_data(addr_reg), .s_valid(q_push),
-    .s_ready(), .commit(1'b0), .rewind(1'b0), .m_data(q_sid), .m_valid(q_valid), .m_ready(q_pop),
+    .s_ready(q_room), .commit(1'b0), .rewind(1'b0), .m_data(q_sid), .m_valid(q_valid), .m_ready(q_pop),
     .uncommitted());
 
   // sessions whose final notification was taken
@@ -200,6 +200,9 @@ module toe_tcp_notif_coalesce
     in_wait_reg <= s_valid && !s_ready;
     in_prev_reg <= s_notif;
   end
+  // A session is in the pending queue at most once (its record's queued bit): it never overflows.
+  always @(posedge clk) if (!rst)
+    assert (!(q_push && !q_room)) else $error("toe_tcp_notif_coalesce: pending queue overflow");
   // The application never sees an empty record: a queued session has something pending.
   always @(posedge clk) if (!rst && op_reg == OP_OUT)
     assert (rd_rec.new_p || rd_rec.data != '0 || rd_rec.space_p || rd_rec.fin_p || rd_rec.final_p)

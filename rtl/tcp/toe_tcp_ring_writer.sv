@@ -233,5 +233,9 @@ module toe_tcp_ring_writer
   // Inside a burst the W channel never waits on the source: its beats were all here.
   always @(posedge clk) if (!rst && state_reg == ST_DATA && need_in)
     assert (in_tvalid) else $error("toe_tcp_ring_writer: W waits for input inside a burst");
+  // A job is taken only with room for its completion (also the one taken at the last beat
+  // of the job before, whose completion is queued in the same cycle).
+  always @(posedge clk) if (!rst)
+    assert (!(pend_push && !pend_ready)) else $error("toe_tcp_ring_writer: completion queue overflow");
 `endif
 endmodule
