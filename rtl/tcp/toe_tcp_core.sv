@@ -1379,7 +1379,8 @@ module toe_tcp_core
       if (is_estab(post_old_state_reg) && !is_estab(fin_sess.state)) curr_estab <= curr_estab - 1'b1;
     end
     if (writes) begin
-      // half-open gauge, at once (the SYN flood cap is exact; the post stage leaves SYN-RCVD alone) (a new session's `s` is the stale record of its slot)
+      // half-open gauge, at the event step (the SYN flood cap stays exact; the post stage
+      // never leaves or enters SYN-RCVD); a new session's `s` is the stale record of its slot
       if (ns.state == SYN_RCVD && (new_reg || (ev_reg != EV_OPEN && s.state != SYN_RCVD))) half_open_reg <= half_open_reg + 1'b1;
       if (s.state == SYN_RCVD && ns.state != SYN_RCVD && !(new_reg || ev_reg == EV_OPEN)) half_open_reg <= half_open_reg - 1'b1;
     end

@@ -132,14 +132,14 @@ module toe_tcp_ring_writer
   assign m_axi_wvalid = state_reg == ST_DATA && (!need_in || in_tvalid);
   assign m_axi_wlast = burst_left_reg == 9'd1;
   wire w_take = m_axi_wvalid && m_axi_wready;
-  // the job's last beat goes and no longer frame is left to drain
-  wire state_next_idle = !(over_reg || (need_in && !in_tlast && in_left_reg == 17'd1));
+  // the job's frame ends with its last beat (no longer frame left to cut and drain)
+  wire frame_ends = !(over_reg || (need_in && !in_tlast && in_left_reg == 17'd1));
 
   // A job is taken when the writer is idle, or in the cycle the last beat of the job
   // before it is written (that job's completion is queued in the same cycle: room for two,
   // and a marker, which is queued when taken, waits for an idle cycle).
   wire job_end_data, job_marker;
-  wire job_next = job_end_data && state_next_idle && s_job.length != '0 && pend_count_reg <= 5'd14;
+  wire job_next = job_end_data && frame_ends && s_job.length != '0 && pend_count_reg <= 5'd14;
   assign s_job_ready = (state_reg == ST_IDLE && pend_ready) || job_next;
   wire job_take = s_job_valid && s_job_ready;
   assign in_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
@@ -179,7 +179,7 @@ module toe_tcp_ring_writer
         end
         if (out_left_reg == 17'd1) begin
           // a frame longer than its job: cut the rest
-          if (!state_next_idle) begin
+          if (!frame_ends) begin
             state_reg <= ST_DRAIN;
             stat_len_err <= 1'b1;
           end else state_reg <= ST_IDLE;
