@@ -1411,6 +1411,10 @@ module toe_tcp_core
     // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the ring
     assert (reasm_set_ok(fin_sess.ooo, fin_sess.rcv_nxt, RING))
       else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", post_sid_reg);
+    // an ACK owed for a received segment always has the delayed-ACK timer behind it (the ACK
+    // of a second segment may wait for data in the send queue: the timer bounds the wait)
+    assert (!fin_sess.dack_one || fin_sess.dack_on)
+      else $error("toe_tcp_core: session %0d owes an ACK without the delayed-ACK timer", post_sid_reg);
   end
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_edge_kept_reg)
