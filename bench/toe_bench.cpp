@@ -10,6 +10,7 @@
 // byte of its reply. Prints a table and writes one JSON object per line to stdout's
 // companion file given as argv[1].
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -244,21 +245,25 @@ bool seq_lt(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 // One connection of the peer to the engine, as Linux would run it: the peer's data goes out
 // under the engine's window and a congestion window (initial 10 segments, slow start,
 // congestion avoidance), losses are recovered by fast retransmit after three duplicate
-// ACKs with NewReno partial ACKs (RFC 6582), else by the RTO (RFC 6298, minimum 1 ms: a
-// data-centre rto_min, as 200 ms would idle the bench for millions of cycles), going back
-// to the first unacknowledged byte, the timer doubled until an ACK of data sent only once
-// (Karn: a valid RTT sample, on which Linux resets its backoff). The engine's data is
+// ACKs with NewReno partial ACKs (RFC 6582), else by the RTO (RFC 6298: SRTT and RTTVAR
+// from one timed segment at a time, never a retransmitted one (Karn), RTO = SRTT +
+// 4 RTTVAR with a minimum of 1 ms: a data-centre rto_min, as 200 ms would idle the bench
+// for millions of cycles), going back to the first unacknowledged byte, the timer doubled
+// until the next valid RTT sample (on which Linux resets its backoff too). The engine's data is
 // acknowledged every second segment, else after a delayed-ACK time of 1 ms, at once when
 // out of order (a duplicate ACK); the peer's ACKs ride on its data segments when it has
 // some.
 struct Flow {
     uint16_t port = 0, dport = 0;
     uint32_t snd_una = 0, snd_nxt = 0, snd_max = 0, snd_end = 0, wnd = 0, recover = 0;
-    uint32_t rexmit_high = 0;   // end of the data sent more than once
     double cwnd = 0, ssthresh = 1e9;
     int dupacks = 0;
     bool recovery = false, rexmit = false;
     uint64_t rto = 0, rto_at = 0;
+    double srtt = 0, rttvar = 0;                // RFC 6298, in cycles (srtt 0: no sample yet)
+    bool timing = false;                        // a segment is timed: rtt_seq sent at rtt_t0
+    uint32_t rtt_seq = 0;
+    uint64_t rtt_t0 = 0;
     uint32_t rcv_nxt = 0, unacked = 0;
     uint64_t dack_at = 0, rcvd = 0;
     bool ack_now = false;
@@ -303,7 +308,7 @@ struct Flows {
                 TcpOut o = parse_tcp(g.second);
                 if (o.tcp && o.dport == x.port && o.flags == 0x12) { x.rcv_nxt = o.seq + 1; x.wnd = o.win; }
             }
-            x.snd_una = x.snd_nxt = x.snd_max = x.rexmit_high = 1001;
+            x.snd_una = x.snd_nxt = x.snd_max = 1001;
             x.snd_end = 1001 + bytes;
             x.cwnd = 10.0 * double(mss);
             x.rto = per_ms;
@@ -327,8 +332,15 @@ struct Flows {
             uint32_t flight = x->snd_max - x->snd_una;
             if (seq_lt(x->snd_una, o.ack) && !seq_lt(x->snd_max, o.ack)) {      // new data acknowledged
                 uint32_t newly = o.ack - x->snd_una;
-                // an ACK of once-sent data only is a valid RTT sample: no backoff (Karn)
-                if (!seq_lt(x->snd_una, x->rexmit_high)) x->rto = per_ms;
+                // the timed segment acknowledged: an RTT sample (RFC 6298 2.2-2.4), and the
+                // RTO recomputed from it (which also ends a backoff)
+                if (x->timing && seq_lt(x->rtt_seq, o.ack)) {
+                    double r = double(now - x->rtt_t0);
+                    if (x->srtt == 0) { x->srtt = r; x->rttvar = r / 2; }
+                    else { x->rttvar = 0.75 * x->rttvar + 0.25 * std::fabs(x->srtt - r); x->srtt = 0.875 * x->srtt + 0.125 * r; }
+                    x->rto = std::min<uint64_t>(std::max<uint64_t>(per_ms, uint64_t(x->srtt + 4 * x->rttvar)), 60 * per_ms);
+                    x->timing = false;
+                }
                 x->snd_una = o.ack;
                 if (seq_lt(x->snd_nxt, x->snd_una)) x->snd_nxt = x->snd_una;
                 x->dupacks = 0;
@@ -372,10 +384,10 @@ struct Flows {
         if (!x.port) return false;
         if (x.rexmit) {
             x.rexmit = false;
+            x.timing = false;                           // Karn: no sample across a retransmission
             ++rexmit_segs;
             if (!x.rto_at) x.rto_at = now + x.rto;
             size_t n = std::min<size_t>(mss, x.snd_max - x.snd_una);
-            if (seq_lt(x.rexmit_high, x.snd_una + uint32_t(n))) x.rexmit_high = x.snd_una + uint32_t(n);
             out = segment(x, x.snd_una, n);
             return true;
         }
@@ -383,6 +395,7 @@ struct Flows {
         size_t n = std::min<size_t>(mss, x.snd_end - x.snd_nxt);
         if (n > 0 && seq_lt(x.snd_nxt, x.snd_end) && flight + n <= std::min<double>(x.wnd, x.cwnd)) {
             if (seq_lt(x.snd_nxt, x.snd_max)) ++rexmit_segs;
+            else if (!x.timing) { x.timing = true; x.rtt_seq = x.snd_nxt; x.rtt_t0 = now; }
             out = segment(x, x.snd_nxt, n);
             x.snd_nxt += uint32_t(n);
             if (seq_lt(x.snd_max, x.snd_nxt)) x.snd_max = x.snd_nxt;
@@ -416,7 +429,7 @@ struct Flows {
                     x.recovery = false;
                     x.dupacks = 0;
                     x.snd_nxt = x.snd_una;
-                    x.rexmit_high = x.snd_max;
+                    x.timing = false;
                     x.rto = std::min<uint64_t>(2 * x.rto, 60 * per_ms);
                     x.rto_at = x.snd_una == x.snd_max ? 0 : now + x.rto;
                 }

@@ -17,7 +17,8 @@
 // the others; only when every slot is taken does the echo retry in place (RETRY_CYCLES). Data an echo can no longer send (its
 // connection ended) is read and dropped, so that the session can be freed. Every peer FIN is answered by a close once the
 // app has nothing left to send. Notifications and sender requests are served one at a
-// time, alternately; reads are pipelined (a small FIFO remembers, per read, whether its
+// time, alternately (a sender request only while fewer than TX_AHEAD accepted ones wait for
+// their data, so that a full TX job queue in the engine never holds the reads); reads are pipelined (a small FIFO remembers, per read, whether its
 // data is echoed), and tx_data frames go out in the order of the accepted requests.
 // client_state: 0 idle, 1 connecting, 2 sending, 3 closing, 4 closed (in order),
 // 5 reset, 6 failed (refused, unreachable, or no free session); client_sent counts the
@@ -32,7 +33,8 @@ module toe_app_tcp_services
   parameter logic [15:0] SOURCE_PORT  = 16'd19,
   parameter int unsigned RETRY_CYCLES = 64,
   parameter int unsigned SENDERS      = 4,
-  parameter int unsigned CHUNK        = 2008    // bytes per sender request: a multiple of 251
+  parameter int unsigned CHUNK        = 2008,   // bytes per sender request: a multiple of 251
+  parameter int unsigned TX_AHEAD     = 4       // sender requests accepted ahead of their data
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -149,13 +151,19 @@ module toe_app_tcp_services
   wire is_client_session = (client_state_reg == CL_CONNECTING || client_state_reg == CL_SENDING ||
                             client_state_reg == CL_CLOSING) && notif.session == client_session_reg;
   logic pend_ready;   // room in u_pending (below) for one more read
+  // A sender slot's request is made only while fewer than TX_AHEAD accepted requests wait
+  // for their data: more only fill the engine's TX job queue, and a request that found it
+  // full held this one state machine, and with it the notifications and the reads they
+  // ask for (both ways, 1024 sessions, 64 bits: the reads lagged the wire, 0.946 of it)
+  logic [4:0] tx_ahead_reg;        // accepted requests whose tx_data frame has not ended
+  wire send_ready = send_found && tx_ahead_reg < 5'(TX_AHEAD);
   // A notification is taken only with room for the read it may ask for (u_pending): waiting
   // in ST_RD_REQ for that room held back the sender slots' requests, and the source sending
   // while it read at 10G left its TX rings short (both ways, 64 sessions, 64 bits: 7 % of
   // the TX data path idle, a 548-byte tail segment per 2008-byte chunk, 0.983 of the wire)
   wire take_notif = state_reg == ST_READY && !start_pending_reg && notif_valid && pend_ready &&
-                    (!send_found || !prefer_send_reg);
-  wire take_send = state_reg == ST_READY && !start_pending_reg && send_found && !take_notif;
+                    (!send_ready || !prefer_send_reg);
+  wire take_send = state_reg == ST_READY && !start_pending_reg && send_ready && !take_notif;
   wire [31:0] send_left = slot_left_reg[send_slot];
 
   // ---- order of the tx_data frames: echoed reads and pattern requests ----
@@ -222,6 +230,8 @@ module toe_app_tcp_services
   end
 
   always_ff @(posedge clk) begin
+    tx_ahead_reg <= tx_ahead_reg + 5'(state_reg == ST_TX_RSP && tx_rsp_valid && tx_rsp.status == TX_ACCEPTED)
+                    - 5'(m_tx_axis_tvalid && m_tx_axis_tready && m_tx_axis_tlast);
     if (client_start && !start_pending_reg && (client_state_reg == CL_IDLE ||
         client_state_reg == CL_CLOSED || client_state_reg == CL_RESET || client_state_reg == CL_FAILED))
       start_pending_reg <= 1'b1;
@@ -396,6 +406,7 @@ module toe_app_tcp_services
       start_pending_reg <= 1'b0;
       client_state_reg <= CL_IDLE;
       client_sent_reg <= '0;
+      tx_ahead_reg <= '0;
     end
   end
 endmodule
