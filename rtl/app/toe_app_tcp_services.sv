@@ -99,6 +99,7 @@ module toe_app_tcp_services
   } state_e;
   state_e state_reg;
   logic [1:0] port_idx_reg;        // which port ST_LISTEN asks for
+  logic listen_ok_reg;             // the ports asked for so far are open
   tcp_notif_t cur_reg;             // the notification being served
   logic echo_reg;                  // ... is on the echo port
   logic abort_reg;                 // ST_CLOSE sends RST instead of FIN
@@ -238,7 +239,9 @@ module toe_app_tcp_services
     unique case (state_reg)
       ST_LISTEN: if (listen_req_ready) state_reg <= ST_LISTEN_WAIT;
       ST_LISTEN_WAIT: if (listen_rsp_valid) begin
-        listening <= port_idx_reg == 2'd0 ? listen_rsp.ok : listening && listen_rsp.ok;
+        // `listening` rises with the third port's answer, when all three are open
+        listen_ok_reg <= (port_idx_reg == 2'd0 || listen_ok_reg) && listen_rsp.ok;
+        listening <= port_idx_reg == 2'd2 && listen_ok_reg && listen_rsp.ok;
         port_idx_reg <= port_idx_reg + 1'b1;
         state_reg <= port_idx_reg == 2'd2 ? ST_READY : ST_LISTEN;
       end
