@@ -89,6 +89,8 @@ module toe_app_tcp_services
 );
   initial if (CHUNK % 251 != 0 || CHUNK == 0 || CHUNK > 65535)
     $fatal(0, "toe_app_tcp_services: CHUNK must be a multiple of 251 below 65536 (instance %m)");
+  initial if (TX_AHEAD == 0 || TX_AHEAD > 16)   // the tx_data order FIFO (u_tx_order) holds 16
+    $fatal(0, "toe_app_tcp_services: TX_AHEAD must be 1..16 (instance %m)");
   localparam logic [2:0] CL_IDLE = 3'd0, CL_CONNECTING = 3'd1, CL_SENDING = 3'd2,
                          CL_CLOSING = 3'd3, CL_CLOSED = 3'd4, CL_RESET = 3'd5, CL_FAILED = 3'd6;
   localparam int unsigned SLOT_W = SENDERS > 1 ? $clog2(SENDERS) : 1;
