@@ -17,9 +17,10 @@
 // the others; only when every slot is taken does the echo retry in place (RETRY_CYCLES). Data an echo can no longer send (its
 // connection ended) is read and dropped, so that the session can be freed. Every peer FIN is answered by a close once the
 // app has nothing left to send. Notifications and sender requests are served one at a
-// time, alternately (a sender request only while fewer than TX_AHEAD accepted ones wait for
-// their data, so that a full TX job queue in the engine never holds the reads); reads are pipelined (a small FIFO remembers, per read, whether its
-// data is echoed), and tx_data frames go out in the order of the accepted requests.
+// time, alternately (a sender request only while fewer than TX_AHEAD accepted ones wait
+// for their data, so that a full TX job queue in the engine never holds the reads); reads
+// are pipelined (a small FIFO remembers, per read, whether its data is echoed), and
+// tx_data frames go out in the order of the accepted requests.
 // client_state: 0 idle, 1 connecting, 2 sending, 3 closing, 4 closed (in order),
 // 5 reset, 6 failed (refused, unreachable, or no free session); client_sent counts the
 // bytes the engine accepted. `listening` rises when all three ports are open;
@@ -158,6 +159,8 @@ module toe_app_tcp_services
   // for their data: more only fill the engine's TX job queue, and a request that found it
   // full held this one state machine, and with it the notifications and the reads they
   // ask for (both ways, 1024 sessions, 64 bits: the reads lagged the wire, 0.946 of it)
+  // (the count of u_tx_order's entries, which toe_fifo does not give; that FIFO stays 16
+  // deep for the echoes' requests, which are not limited)
   logic [4:0] tx_ahead_reg;        // accepted requests whose tx_data frame has not ended
   wire send_ready = send_found && tx_ahead_reg < 5'(TX_AHEAD);
   // A notification is taken only with room for the read it may ask for (u_pending): waiting

@@ -1224,7 +1224,8 @@ module toe_tcp_core
       fin_sess.tmr_at = now_us + (fin_sess.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);
     end
     // The ACK of a second full-sized segment waits for the session's data in the send queue
-    // (which carries it), no longer than the delayed-ACK timer armed by the first: a pure ACK
+    // (which carries it), no longer than the delayed-ACK timer armed by the first and its
+    // DACK_DEFERS waits (the timer event, which is the one bound of both waits): a pure ACK
     // beside it cost 84 bytes of wire per two segments received (both ways, 64 sessions, 64
     // bits: 0.9966 of the wire with, 0.9995 without)
     if ((post_ack_now_reg || (post_ack_second_reg && !fin_sess.in_sendq)) && send_post == SEND_NONE) send_post = SEND_ACK;
@@ -1424,7 +1425,7 @@ module toe_tcp_core
     assert (reasm_set_ok(fin_sess.ooo, fin_sess.rcv_nxt, RING))
       else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", post_sid_reg);
     // an ACK owed for a received segment always has the delayed-ACK timer behind it (the ACK
-    // of a second segment may wait for data in the send queue: the timer bounds the wait)
+    // of a second segment may wait for data in the send queue: the timer event bounds the wait)
     assert (!fin_sess.dack_one || fin_sess.dack_on)
       else $error("toe_tcp_core: session %0d owes an ACK without the delayed-ACK timer", post_sid_reg);
     // an ACK that waits for the session's data is still owed (its timer runs)
