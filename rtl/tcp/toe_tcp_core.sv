@@ -510,6 +510,67 @@ module toe_tcp_core
     return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
 
+  // ---------------- RX fast path ----------------
+  // The common segment of a bulk transfer: an in-order segment or pure ACK of an
+  // ESTABLISHED session that needs none of the rules below but ACK, window update, payload
+  // and delayed ACK. It is computed apart from the event step, with a few compares of the
+  // segment against the record and no rule that depends on another's result: SEG.SEQ =
+  // RCV.NXT, a payload that fits the window with no bytes held ahead of RCV.NXT, an ACK
+  // not beyond SND.MAX that gives no RTT sample, no app waiting for TX ring space, both
+  // windows open, no SYN, FIN or RST. Anything else is the event step's (the slow path).
+  // It does not decide a send: a segment after which data or a FIN waits is the event
+  // step's, whose send step sends it at once (with the ACK, when one is due). The send
+  // decision leaves the core for a TX scheduler before such ACKs can be fast: through the
+  // send queue as it is, they waited for the session's turn (both ways, 1024 sessions at
+  // 64 bits: 0.997 -> 0.995 of the wire; echo, one session at 512 bits: 0.33 -> 0.10).
+  logic fast;                    // the event is the fast path's
+  sess_t fs;                     // the record after it
+  logic fast_ack_now, fast_ack_second, fast_data;
+  always_comb begin
+    logic [31:0] seg_end_f;
+    logic ack_new, fits, sample;
+    seg_end_f = g.seq + 32'(g.length);
+    ack_new = seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
+    fits = !s.ooo[0].on && seq_le(seg_end_f, s.rcv_adv);
+    sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
+    fast_data = g.length != '0;
+    fs = s;
+    // ACK (RFC 9293 3.10.7.4): SND.UNA, the retransmission timer, SND.NXT after going back
+    if (ack_new) begin
+      fs.snd_una = g.ack;
+      fs.tmr_on = g.ack != s.snd_max;
+      fs.tmr_at = now_us + s.rto;
+      if (seq_lt(s.snd_nxt, g.ack)) fs.snd_nxt = g.ack;
+    end
+    if (ack_new || s.snd_una == s.snd_max) fs.retries = '0;
+    if (wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack)) begin
+      fs.snd_wnd = g.window;
+      if (g.window > s.max_sndwnd) fs.max_sndwnd = g.window;
+      fs.snd_wl1 = g.seq;
+      fs.snd_wl2 = g.ack;
+    end
+    // payload: all of it is new and in order; the delayed ACK (RFC 1122 4.2.3.2) as below
+    fast_ack_now = 1'b0;
+    fast_ack_second = 1'b0;
+    if (fast_data) begin
+      fs.rcv_nxt = seg_end_f;
+      if (g.length < s.mss) fast_ack_now = 1'b1;
+      else if (s.dack_one) fast_ack_second = 1'b1;
+      else begin
+        fs.dack_one = 1'b1;
+        if (!s.dack_on) begin
+          fs.dack_on = 1'b1;
+          fs.dack_at = now_us + cfg_delack_us;
+        end
+      end
+    end
+    fast = ev_reg == EV_SEG && !new_reg && found && s.state == ESTABLISHED &&
+           g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
+           !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
+           !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
+           !wants_window(fs);
+  end
+
   always_comb begin
     logic [31:0] seglen, wnd, data_end, head, take, seg_end, tx_free;
     reasm_t reasm;
@@ -1066,8 +1127,34 @@ module toe_tcp_core
       rxw.length = '0;
       rxw.tag = end_tag;
     end
+`ifndef SYNTHESIS
+    slow_ns = ns;
+    slow_try_send = try_send;
+    slow_ack = {ack_now, ack_second};
+`endif
+    // the fast path's event: its record and outputs (the event step's are the same, checked
+    // below; its try_send finds nothing to send)
+    if (fast) begin
+      ns = fs;
+      try_send = 1'b0;
+      ack_now = fast_ack_now;
+      ack_second = fast_ack_second;
+    end
     if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg, release_now} = '0;
   end
+`ifndef SYNTHESIS
+  // The fast path applies the event step's rules: on its events both give the same record
+  // and outputs, and nothing waits to be sent
+  sess_t slow_ns;
+  logic slow_try_send;
+  logic [1:0] slow_ack;
+  always @(posedge clk) if (!rst && exec && fast) begin
+    assert (slow_ns == fs && slow_try_send && slow_ack == {fast_ack_now, fast_ack_second} && !end_marker && !do_notif && send == SEND_NONE && heard &&
+            steer_accept == fast_data && do_rxw == fast_data && rxw.length == 17'(g.length) && rxw.skip == '0 &&
+            rxw.reassembled == '0 && rxw.tag == 3'd0 && !release_now)
+      else $error("toe_tcp_core: session %0d: the fast path and the event step disagree", sid_reg);
+  end
+`endif
 
   // ---------------- post stage: the send step ----------------
   // The cycle after the event step, on its record: what to send (data, a FIN, or the
