@@ -346,7 +346,7 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 10;
-  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_EXEC,
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE, ST_EXEC,
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
@@ -414,7 +414,8 @@ module toe_tcp_core
   // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
   // first event on, so the cap is exact
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
-  assign half_open = half_open_reg + (SID_W+1)'((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT || state_reg == ST_EXEC) &&
+  assign half_open = half_open_reg + (SID_W+1)'((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT || state_reg == ST_PRE ||
+                                                  state_reg == ST_EXEC) &&
                                                  ev_reg == EV_SEG && new_reg);
 
   // ---------------- the event step ----------------
@@ -430,18 +431,17 @@ module toe_tcp_core
   logic tx_init;           // the step makes a new connection's TX_APP (ISN + 1)
   logic tx_clear_want;     // the step gave NOTIF_TX_SPACE for the TX_WANT it read
   // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
-  wire [31:0] rx_done = rxd_rd_rx_done;
   // RX_REQ, RX_READ and readable are toe_tcp_rx_read's: read with the record
-  wire [31:0] rx_req = rxread_rd_rx_req;
-  wire [31:0] rx_read = rxread_rd_rx_read;
-  wire rx_readable = rxread_rd_readable;
   // TX_APP, TX_WANT and sendable are toe_tcp_tx_req's: read with the record. TX_APP is
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it.
-  wire [31:0] tx_app = txreq_rd_tx_app;
+  // They are read in the cycle after the pick (ST_PRE), where the fast path uses them and
+  // the slow path's pre stage keeps them for its step (pre_reg)
   wire [16:0] tx_want = txreq_rd_tx_want;
-  wire tx_app_fixed = !txreq_rd_sendable;
-  wire exec = state_reg == ST_EXEC;
+  // the fast path's event executes in ST_PRE, the slow path's a cycle later in ST_EXEC
+  logic fast;
+  wire fast_exec = state_reg == ST_PRE && fast;
+  wire exec = state_reg == ST_EXEC || fast_exec;
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
   wire seg_tuple_ok = new_reg || (rd_sess.remote_ip == seg_reg.remote_ip &&
@@ -496,12 +496,6 @@ module toe_tcp_core
   endfunction
 
   // the rules of toe_tcp_rules_pkg on a session record
-  function automatic sess_t rtt_update(input sess_t x, input logic [31:0] r, input logic [31:0] mn, mx);
-    sess_t y = x;
-    rtt_t e = rtt_sample('{srtt8: x.srtt8, rttvar4: x.rttvar4, rto: x.rto}, r, mn, mx);
-    {y.srtt8, y.rttvar4, y.rto} = {e.srtt8, e.rttvar4, e.rto};
-    return y;
-  endfunction
   // the edge to advertise after the step `x` of record `was`; `dup` while RCV.NXT did not
   // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
   // a data segment or FIN we send then keeps the edge too, which only delays its opening
@@ -523,7 +517,6 @@ module toe_tcp_core
   // decision leaves the core for a TX scheduler before such ACKs can be fast: through the
   // send queue as it is, they waited for the session's turn (both ways, 1024 sessions at
   // 64 bits: 0.997 -> 0.995 of the wire; echo, one session at 512 bits: 0.33 -> 0.10).
-  logic fast;                    // the event is the fast path's
   sess_t fs;                     // the record after it
   logic fast_ack_now, fast_ack_second, fast_data;
   always_comb begin
@@ -571,10 +564,107 @@ module toe_tcp_core
            !wants_window(fs);
   end
 
+  // ---------------- slow path: the pre stage ----------------
+  // The slow path's event step takes two cycles. In the first (ST_PRE, beside the fast
+  // path) every rule that compares or adds fields of the record, the segment and the
+  // engines' values is computed at once, for each case the step may take, and kept in
+  // pre_reg; in the second (ST_EXEC) the step chooses among them. The record and the
+  // segment are the same in both cycles (nothing writes the record between them).
+  typedef struct packed {
+    logic [31:0] seglen, wnd;          // SEG.LEN with SYN and FIN; RCV.WND as advertised
+    ack_kind_e   ack_kind;
+    logic        acceptable, syn_in_window, syn_repeated, at_rcv_nxt, ack_not_max, ack_past_nxt,
+                 una_is_max, wnd_ok, wnd_grows, fin_acked;
+    logic        sample;               // the ACK covers the timed segment
+    rtt_t        rtt;                  // the estimator after the sample (s.rtt_t0 .. now)
+    logic [31:0] at_rto, at_rto_sampled;   // now + RTO, before and after the sample
+    logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
+    reasm_t      reasm;                // where the payload goes (reasm_place)
+    logic [15:0] skip;
+    logic [31:0] take;
+    logic        in_order, trimmed, take_short, ooo_store, fin_at_nxt, fin_at_reasm;
+    logic        rd_wake_ack;          // a read opened the window by a step (EV_RD_WAKE)
+    logic        tmr_due, dack_due, retry_max, retry_give_up, probes_max, data_waiting, wants_window;
+    logic [31:0] rto_backoff, at_rto_backoff;
+    logic        space_una, space_ack; // TX_WANT fits the TX ring with SND.UNA as read / SEG.ACK
+    logic [31:0] free_una, free_ack;
+    logic        rx_quiet, read_all, tx_done_is_app, tx_done_next_is_app;
+    logic        rx_readable, tx_app_fixed;
+    logic [31:0] rx_read, tx_app;
+    logic [16:0] tx_want;
+  } pre_t;
+  pre_t pre, pre_reg;
   always_comb begin
-    logic [31:0] seglen, wnd, data_end, head, take, seg_end, tx_free;
+    logic [31:0] seg_end_p, tx_app_p, rx_read_p;
+    seg_end_p = g.seq + 32'(g.length);
+    tx_app_p = txreq_rd_tx_app;
+    rx_read_p = rxread_rd_rx_read;
+    pre.seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
+    pre.wnd = pos(s.rcv_adv - s.rcv_nxt);
+    pre.ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
+    pre.acceptable = seg_acceptable(g.seq, pre.seglen, s.rcv_nxt, pre.wnd);
+    pre.syn_in_window = (g.seq - s.rcv_nxt) < pre.wnd;
+    pre.syn_repeated = g.seq + 1 == s.rcv_nxt;
+    pre.at_rcv_nxt = g.seq == s.rcv_nxt;
+    pre.ack_not_max = g.ack != s.snd_max;
+    pre.ack_past_nxt = seq_lt(s.snd_nxt, g.ack);
+    pre.una_is_max = s.snd_una == s.snd_max;
+    pre.wnd_ok = wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack);
+    pre.wnd_grows = g.window > s.max_sndwnd;
+    // SND.UNA after the ACK: SEG.ACK when it acknowledges new data
+    pre.fin_acked = s.fin_sent && (pre.ack_kind == ACK_NEW ? !pre.ack_not_max : pre.una_is_max);
+    pre.sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
+    pre.rtt = rtt_sample('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, now_us - s.rtt_t0, cfg_rto_min_us,
+                         cfg_rto_max_us);
+    pre.at_rto = now_us + s.rto;
+    pre.at_rto_sampled = now_us + pre.rtt.rto;
+    pre.syn_take = umin(32'(g.length), MAX_WIN);
+    pre.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seq_lt(s.rcv_adv, seg_end_p) ? s.rcv_adv : seg_end_p);
+    pre.skip = 16'(pre.reasm.lo - g.seq);
+    pre.take = pre.reasm.hi - pre.reasm.lo;
+    pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_p) && pre.wnd != '0;
+    pre.trimmed = s.rcv_nxt != g.seq || pre.take != 32'(g.length) || pre.reasm.joined != '0;
+    pre.take_short = pre.take < 32'(s.mss);
+    pre.ooo_store = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd && pre.reasm.store;
+    pre.fin_at_nxt = seg_end_p == s.rcv_nxt;
+    pre.fin_at_reasm = seg_end_p == pre.reasm.rcv_nxt;
+    pre.rd_wake_ack = pre.wnd < (RING >> 1) && adv_edge_of(s, rx_read_p, s.rcv_nxt) != s.rcv_adv;
+    pre.tmr_due = seq_le(s.tmr_at, now_us);
+    pre.dack_due = seq_le(s.dack_at, now_us);
+    pre.retry_max = s.retries >= cfg_max_retries;
+    pre.retry_give_up = s.retries >= (s.state == SYN_RCVD ? cfg_synrcvd_retries : cfg_max_retries);
+    pre.probes_max = s.retries >= cfg_keepalive_probes;
+    pre.data_waiting = data_waiting(s);
+    pre.wants_window = wants_window(s);
+    pre.rto_backoff = umin(s.rto << 1, cfg_rto_max_us);
+    pre.at_rto_backoff = now_us + pre.rto_backoff;
+    pre.free_una = RING - (tx_app_p - s.snd_una);
+    pre.free_ack = RING - (tx_app_p - g.ack);
+    pre.space_una = 32'(tx_want) <= pre.free_una;
+    pre.space_ack = 32'(tx_want) <= pre.free_ack;
+    pre.rx_quiet = rx_read_p == rxread_rd_rx_req;
+    pre.read_all = rx_read_p == rxd_rd_rx_done;
+    pre.tx_done_is_app = s.tx_done == tx_app_p;
+    pre.tx_done_next_is_app = s.tx_done + 32'(done_reg.length) == tx_app_p;
+    pre.rx_readable = rxread_rd_readable;
+    pre.tx_app_fixed = !txreq_rd_sendable;
+    pre.rx_read = rx_read_p;
+    pre.tx_app = tx_app_p;
+    pre.tx_want = tx_want;
+  end
+  always_ff @(posedge clk) pre_reg <= pre;
+  // the engines' values the executing event uses (the post stage passes them on)
+  wire [31:0] ev_rx_read = fast_exec ? rxread_rd_rx_read : pre_reg.rx_read;
+  wire [31:0] ev_tx_app = fast_exec ? txreq_rd_tx_app : pre_reg.tx_app;
+  wire [16:0] ev_tx_want = fast_exec ? tx_want : pre_reg.tx_want;
+  wire ev_tx_app_fixed = fast_exec ? !txreq_rd_sendable : pre_reg.tx_app_fixed;
+
+  always_comb begin
+    logic [31:0] seglen, take, tx_free;
     reasm_t reasm;
-    logic acceptable, stop, fin_acked, quiet, rx_quiet, trimmed, abort, end_direct;
+    logic acceptable, stop, fin_acked, quiet, trimmed, abort, end_direct;
+    logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
+    logic una_from_ack;      // SND.UNA becomes SEG.ACK
     ack_kind_e ack_kind;
     ns = s;
     send = SEND_NONE;
@@ -597,7 +687,7 @@ module toe_tcp_core
     do_dbg = 1'b0;
     dbg = '{session: SID_W'(sid_reg), state: s.state, snd_una: s.snd_una, snd_nxt: s.snd_nxt,
             snd_max: s.snd_max, snd_wnd: s.snd_wnd, rcv_nxt: s.rcv_nxt,
-            rcv_wnd: 16'(pos(s.rcv_adv - s.rcv_nxt)), retries: s.retries, tmr_on: s.tmr_on,
+            rcv_wnd: 16'(pre_reg.wnd), retries: s.retries, tmr_on: s.tmr_on,
             tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
     release_now = 1'b0;
     {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
@@ -612,14 +702,15 @@ module toe_tcp_core
     tx_init = 1'b0;
     tx_clear_want = 1'b0;
     rx_first = g.seq + 1;
-    seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
-    wnd = pos(s.rcv_adv - s.rcv_nxt);
-    tx_free = '0; data_end = '0; head = '0; take = '0; seg_end = '0; trimmed = 1'b0;
-    reasm = '0;
+    seglen = pre_reg.seglen;
+    tx_free = '0; take = '0; trimmed = 1'b0;
+    reasm = pre_reg.reasm;
+    took = 1'b0;
+    una_from_ack = 1'b0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0;
     sws_override = 1'b0;
     rst_to_seg = 1'b0;
-    ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
+    ack_kind = pre_reg.ack_kind;
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -675,7 +766,7 @@ module toe_tcp_core
         end else if (s.state == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin) begin
           c_badflags = 1'b1;
         end else if (s.state == SYN_SENT) begin
-          if (g.flags[F_ACK] && g.ack != s.snd_max) begin
+          if (g.flags[F_ACK] && pre_reg.ack_not_max) begin
             if (!g.flags[F_RST]) begin
               send = SEND_RST;
               send_seq = g.ack;
@@ -700,11 +791,12 @@ module toe_tcp_core
             ns.snd_wl2 = g.ack;
             if (g.flags[F_ACK]) begin
               ns.snd_una = g.ack;
+              una_from_ack = 1'b1;
               ns.state = ESTABLISHED;
               ns.retries = '0;
               ns.tmr_on = 1'b0;
               if (s.rtt_on) begin
-                ns = rtt_update(ns, now_us - s.rtt_t0, cfg_rto_min_us, cfg_rto_max_us);
+                {ns.srtt8, ns.rttvar4, ns.rto} = pre_reg.rtt;
                 ns.rtt_on = 1'b0;
               end
               do_notif = 1'b1;
@@ -713,7 +805,7 @@ module toe_tcp_core
               // data on the SYN-ACK is taken, up to the window our SYN offered, and
               // acknowledged with the SYN (RFC 9293 3.10.7.3)
               if (g.length != '0) begin
-                take = umin(32'(g.length), MAX_WIN);
+                take = pre_reg.syn_take;
                 steer_accept = 1'b1;
                 do_rxw = 1'b1;
                 rxw.offset = g.seq + 1;
@@ -725,11 +817,11 @@ module toe_tcp_core
               send = SEND_SYNACK;
             end
           end
-        end else if (s.state == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && g.seq + 1 == s.rcv_nxt) begin
+        end else if (s.state == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && pre_reg.syn_repeated) begin
           send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
         end else begin
           // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
-          acceptable = seg_acceptable(g.seq, seglen, s.rcv_nxt, wnd);
+          acceptable = pre_reg.acceptable;
           if (!acceptable) begin
             c_wdrop = 1'b1;
             if (!g.flags[F_RST]) send = SEND_ACK;
@@ -737,7 +829,7 @@ module toe_tcp_core
           end else if (g.flags[F_RST]) begin
             if (s.state == TIME_WAIT) begin
               // RFC 1337: an RST does not cut TIME-WAIT short (the session ends once)
-            end else if (g.seq == s.rcv_nxt || !cfg_rfc5961_rst) begin
+            end else if (pre_reg.at_rcv_nxt || !cfg_rfc5961_rst) begin
               ns.state = CLOSED;
               end_marker = 1'b1;
               end_tag = s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
@@ -747,7 +839,7 @@ module toe_tcp_core
               send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
               c_chall = 1'b1;
             end
-          end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && s.state != SYN_RCVD && (g.seq - s.rcv_nxt) < wnd) begin
+          end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && s.state != SYN_RCVD && pre_reg.syn_in_window) begin
             // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
             // app of a TIME-WAIT session was told its end already)
             send = SEND_RST;
@@ -785,25 +877,26 @@ module toe_tcp_core
             if (!stop) begin
               if (ack_kind == ACK_NEW) begin
                 ns.snd_una = g.ack;
+                una_from_ack = 1'b1;
                 ns.retries = '0;
-                if (s.rtt_on && seq_lt(s.rtt_seq, g.ack)) begin
-                  ns = rtt_update(ns, now_us - s.rtt_t0, cfg_rto_min_us, cfg_rto_max_us);
+                if (pre_reg.sample) begin
+                  {ns.srtt8, ns.rttvar4, ns.rto} = pre_reg.rtt;
                   ns.rtt_on = 1'b0;
                 end
-                ns.tmr_on = g.ack != s.snd_max;
-                ns.tmr_at = now_us + ns.rto;
-                if (seq_lt(s.snd_nxt, g.ack)) ns.snd_nxt = g.ack;
+                ns.tmr_on = pre_reg.ack_not_max;
+                ns.tmr_at = pre_reg.sample ? pre_reg.at_rto_sampled : pre_reg.at_rto;
+                if (pre_reg.ack_past_nxt) ns.snd_nxt = g.ack;
               end
               // an answer to a window or keepalive probe: the peer is alive
               heard = 1'b1;
-              if (s.snd_wnd == '0 || s.snd_una == s.snd_max) ns.retries = '0;
-              if (wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack)) begin
+              if (s.snd_wnd == '0 || pre_reg.una_is_max) ns.retries = '0;
+              if (pre_reg.wnd_ok) begin
                 ns.snd_wnd = g.window;
-                if (g.window > s.max_sndwnd) ns.max_sndwnd = g.window;
+                if (pre_reg.wnd_grows) ns.max_sndwnd = g.window;
                 ns.snd_wl1 = g.seq;
                 ns.snd_wl2 = g.ack;
               end
-              fin_acked = s.fin_sent && ns.snd_una == s.snd_max;
+              fin_acked = pre_reg.fin_acked;
               if (fin_acked) ns.tmr_on = 1'b0;
               unique case (ns.state)
                 FIN_WAIT_1: if (fin_acked) ns.state = FIN_WAIT_2;
@@ -829,36 +922,31 @@ module toe_tcp_core
               endcase
             end
             // ---- payload ----
-            data_end = s.rcv_nxt;
             if (!stop && g.length != '0) begin
               if (ns.state == ESTABLISHED || ns.state == FIN_WAIT_1 || ns.state == FIN_WAIT_2) begin
                 // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
                 // fits the window (the ring writer drops the head and cuts the tail); what
                 // is new and where it goes, also ahead of RCV.NXT, is reasm_place
-                head = s.rcv_nxt - g.seq;
-                seg_end = g.seq + 32'(g.length);
-                if (seq_lt(s.rcv_adv, seg_end)) seg_end = s.rcv_adv;
-                reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seg_end);
                 rxw.offset = reasm.lo;
-                rxw.skip = 16'(reasm.lo - g.seq);
-                rxw.length = 17'(reasm.hi - reasm.lo);
-                if (seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, g.seq + 32'(g.length)) && wnd != '0) begin
+                rxw.skip = pre_reg.skip;
+                rxw.length = 17'(pre_reg.take);
+                if (pre_reg.in_order) begin
                   // in order: stored up to the first stored interval it reaches, which then
                   // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
-                  take = reasm.hi - reasm.lo;
+                  take = pre_reg.take;
                   steer_accept = 1'b1;
                   do_rxw = 1'b1;
                   rxw.reassembled = 16'(reasm.joined);
                   ns.rcv_nxt = reasm.rcv_nxt;
                   ns.ooo = reasm.set;
-                  trimmed = head != '0 || take != 32'(g.length) || reasm.joined != '0;
-                  data_end = ns.rcv_nxt;
+                  trimmed = pre_reg.trimmed;
+                  took = 1'b1;
                   // an ACK for every second full-sized segment (RFC 1122 4.2.3.2; it rides on
                   // data waiting in the send queue, see the send step), at once
                   // for a short or trimmed one; PSH does not hurry it (as in Linux: on a
                   // bulk stream whose every segment has PSH, an ACK per segment took 5.5 %
                   // of the engine's own TX wire)
-                  if (take < 32'(ns.mss) || trimmed) ack_now = 1'b1;
+                  if (pre_reg.take_short || trimmed) ack_now = 1'b1;
                   else if (s.dack_one) ack_second = 1'b1;
                   else begin
                     ns.dack_one = 1'b1;
@@ -873,7 +961,7 @@ module toe_tcp_core
                   // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
                   // stored ones while they are all in use is dropped.
                   ack_now = 1'b1;
-                  if (!g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < wnd && reasm.store) begin
+                  if (pre_reg.ooo_store) begin
                     steer_accept = 1'b1;
                     do_rxw = 1'b1;
                     rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
@@ -884,8 +972,8 @@ module toe_tcp_core
               end
             end
             // ---- FIN ----
-            if (!stop && g.flags[F_FIN] && g.seq + 32'(g.length) == data_end && !s.fin_rcvd) begin
-              ns.rcv_nxt = data_end + 1;
+            if (!stop && g.flags[F_FIN] && (took ? pre_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
+              ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
               ns.fin_rcvd = 1'b1;
               ack_now = 1'b1;
               unique case (ns.state)
@@ -973,7 +1061,7 @@ module toe_tcp_core
       // a window update when the window opens by a step; the release is checked below
       EV_RD_WAKE: begin
         if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
-          if (wnd < (RING >> 1) && adv_edge_of(ns, rx_read, s.rcv_nxt) != s.rcv_adv) ack_now = 1'b1;
+          if (pre_reg.rd_wake_ack) ack_now = 1'b1;
       end
       EV_TXW_DONE: begin
         ns.tx_done = s.tx_done + 32'(done_reg.length);
@@ -988,48 +1076,48 @@ module toe_tcp_core
 
       // ---- a deadline passed (timer wheel) ----
       EV_TIMER: begin
-        if (s.state != FREE && s.state != CLOSED && s.tmr_on && seq_le(s.tmr_at, now_us)) begin
+        if (s.state != FREE && s.state != CLOSED && s.tmr_on && pre_reg.tmr_due) begin
           if (s.state == TIME_WAIT) begin
             ns.state = CLOSED;
             ns.tmr_on = 1'b0;
           end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
-                       (s.snd_una != s.snd_max || wants_window(s))) begin
+                       (!pre_reg.una_is_max || pre_reg.wants_window)) begin
             // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
             // window (an ACK below it elicits its size), with backoff; what was in flight goes
             // again when it opens. Probes are not retransmissions: a peer that answers them
             // keeps the connection (its ACKs reset the count), a silent one is given up.
-            if (s.retries >= cfg_max_retries) abort = 1'b1;
+            if (pre_reg.retry_max) abort = 1'b1;
             else begin
               send = SEND_PROBE;
               ns.retries = s.retries + 1'b1;
               ns.snd_nxt = s.snd_una;
               ns.rtt_on = 1'b0;
-              ns.rto = umin(s.rto << 1, cfg_rto_max_us);
-              ns.tmr_at = now_us + ns.rto;
+              ns.rto = pre_reg.rto_backoff;
+              ns.tmr_at = pre_reg.at_rto_backoff;
             end
-          end else if (s.snd_una == s.snd_max && data_waiting(s)) begin
+          end else if (pre_reg.una_is_max && pre_reg.data_waiting) begin
             // data held back by sender SWS avoidance and nothing in flight: send what fits
             sws_override = 1'b1;
             try_send = 1'b1;
             ns.tmr_on = 1'b0;
-          end else if (s.snd_una == s.snd_max) begin
+          end else if (pre_reg.una_is_max) begin
             // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
             if (s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) abort = 1'b1;
             else if (is_estab(s.state) && cfg_keepalive_idle_us != '0) begin
-              if (s.retries >= cfg_keepalive_probes) abort = 1'b1;
+              if (pre_reg.probes_max) abort = 1'b1;
               else begin
                 send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
                 ns.retries = s.retries + 1'b1;
                 ns.tmr_at = now_us + cfg_keepalive_intvl_us;
               end
             end else ns.tmr_on = 1'b0;
-          end else if (s.retries >= (s.state == SYN_RCVD ? cfg_synrcvd_retries : cfg_max_retries)) begin
+          end else if (pre_reg.retry_give_up) begin
             abort = 1'b1;
           end else begin
             c_retrans = 1'b1;
             ns.retries = s.retries + 1'b1;
-            ns.rto = umin(s.rto << 1, cfg_rto_max_us);
-            ns.tmr_at = now_us + ns.rto;
+            ns.rto = pre_reg.rto_backoff;
+            ns.tmr_at = pre_reg.at_rto_backoff;
             ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
             ns.snd_nxt = s.snd_una;  // go back N
             if (s.state == SYN_SENT || s.state == SYN_RCVD)
@@ -1041,7 +1129,7 @@ module toe_tcp_core
               send = SEND_SYNACK;
             end else try_send = 1'b1;
           end
-        end else if (s.state != FREE && s.state != CLOSED && s.dack_on && seq_le(s.dack_at, now_us)) begin
+        end else if (s.state != FREE && s.state != CLOSED && s.dack_on && pre_reg.dack_due) begin
           // the delayed ACK rides on the session's data when that waits in the send queue,
           // for up to DACK_DEFERS more delayed-ACK times; else it goes alone. (Both ways,
           // 1024 sessions at 10G: a session's turn in the send queue comes every 1.26 ms,
@@ -1075,9 +1163,9 @@ module toe_tcp_core
     // the TX_WANT was set after this record was read, or the slot was taken, the send
     // engine wakes the session once the space is free (EV_TX_WAKE: no other notification).
     // (TX_APP read with the record may be one request old: the notification is a hint)
-    tx_free = RING - (tx_app - ns.snd_una);
-    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
-        32'(tx_want) <= tx_free) begin
+    tx_free = una_from_ack ? pre_reg.free_ack : pre_reg.free_una;
+    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
+        (una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
       do_notif = 1'b1;
       nt.kind = NOTIF_TX_SPACE;
       nt.length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
@@ -1110,10 +1198,10 @@ module toe_tcp_core
     // RX_DONE, nothing more to read), after an abortive one the session was read as not
     // readable (the engine wakes the session when the bit goes off). RX_READ may be one
     // completion old: equal to RX_REQ, it is the current value.
-    rx_quiet = rx_read == rx_req;
-    quiet = rx_quiet && tx_app_fixed && ns.tx_done == tx_app;
+    quiet = pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
+            (ev_reg == EV_TXW_DONE ? pre_reg.tx_done_next_is_app : pre_reg.tx_done_is_app);
     if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
-        (ns.orderly ? rx_read == rx_done : !rx_readable)) begin
+        (ns.orderly ? pre_reg.read_all : !pre_reg.rx_readable)) begin
       release_now = 1'b1;
       ns.state = FREE;
     end
@@ -1127,34 +1215,29 @@ module toe_tcp_core
       rxw.length = '0;
       rxw.tag = end_tag;
     end
-`ifndef SYNTHESIS
-    slow_ns = ns;
-    slow_try_send = try_send;
-    slow_ack = {ack_now, ack_second};
-`endif
-    // the fast path's event: its record and outputs (the event step's are the same, checked
-    // below; its try_send finds nothing to send)
-    if (fast) begin
+    // the fast path's event: its record and outputs
+    // the fast path's event (the step above ran on the previous event's pre stage): its
+    // record and every output of the step
+    if (fast_exec) begin
       ns = fs;
+      send = SEND_NONE;
       try_send = 1'b0;
+      sws_override = 1'b0;
       ack_now = fast_ack_now;
       ack_second = fast_ack_second;
+      heard = 1'b1;
+      do_steer = 1'b1;
+      steer_accept = fast_data;
+      do_rxw = fast_data;
+      do_rxw2 = 1'b0;
+      rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
+              offset: g.seq, length: 17'(g.length), skip: '0, reassembled: '0};
+      {do_notif, do_openrsp, do_dbg, release_now, end_marker, rx_init, tx_init, tx_clear_want, rst_to_seg} = '0;
+      {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
+       c_half_open, c_ooo} = '0;
     end
     if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg, release_now} = '0;
   end
-`ifndef SYNTHESIS
-  // The fast path applies the event step's rules: on its events both give the same record
-  // and outputs, and nothing waits to be sent
-  sess_t slow_ns;
-  logic slow_try_send;
-  logic [1:0] slow_ack;
-  always @(posedge clk) if (!rst && exec && fast) begin
-    assert (slow_ns == fs && slow_try_send && slow_ack == {fast_ack_now, fast_ack_second} && !end_marker && !do_notif && send == SEND_NONE && heard &&
-            steer_accept == fast_data && do_rxw == fast_data && rxw.length == 17'(g.length) && rxw.skip == '0 &&
-            rxw.reassembled == '0 && rxw.tag == 3'd0 && !release_now)
-      else $error("toe_tcp_core: session %0d: the fast path and the event step disagree", sid_reg);
-  end
-`endif
 
   // ---------------- post stage: the send step ----------------
   // The cycle after the event step, on its record: what to send (data, a FIN, or the
@@ -1187,14 +1270,14 @@ module toe_tcp_core
     post_sess_reg <= ns;
     post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
-    post_rx_read_reg <= rx_init ? rx_first : rx_read;
+    post_rx_read_reg <= rx_init ? rx_first : ev_rx_read;
     post_rx_init_reg <= rx_init;
     post_woken_reg <= ev_reg == EV_RD_WAKE;
     post_tx_init_reg <= tx_init;
     post_tx_first_reg <= isn + 1;
     post_tx_woken_reg <= ev_reg == EV_TX_WAKE;
     post_tx_clear_want_reg <= tx_clear_want;
-    post_want_seen_reg <= tx_want;
+    post_want_seen_reg <= ev_tx_want;
     // a new session's `s` is the stale record of its slot
     post_arm_force_reg <= ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN;
     post_old_on_reg <= deadline_on(s);
@@ -1217,8 +1300,8 @@ module toe_tcp_core
     post_dbg_reg <= ev_reg == EV_DBG;
     // the persist rule: was the running timer the persist timer before this event
     post_persist_before_reg <= s.snd_wnd == '0 && wants_window(s);
-    post_tx_app_reg <= tx_app;
-    post_tx_app_fixed_reg <= tx_app_fixed;
+    post_tx_app_reg <= ev_tx_app;
+    post_tx_app_fixed_reg <= ev_tx_app_fixed;
     // the established gauge counts the state this stage writes (a FIN sent here leaves it)
     post_old_state_reg <= s.state;
     post_counted_reg <= writes && !(new_reg || ev_reg == EV_OPEN);
@@ -1449,7 +1532,7 @@ module toe_tcp_core
         open_reg <= open_req;
         close_reg <= close_req;
         done_reg <= s_txw_done;
-        state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_EXEC;
+        state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_PRE;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
       ST_OPEN_WAIT: if (tab_rsp_valid) begin
@@ -1457,15 +1540,16 @@ module toe_tcp_core
         found_reg <= tab_rsp_found;
         new_reg <= tab_rsp_new;
         tab_lport_reg <= tab_rsp_local_port;
-        state_reg <= tab_rsp_found ? ST_ISN_REQ : ST_EXEC;
+        state_reg <= tab_rsp_found ? ST_ISN_REQ : ST_PRE;
       end
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
-      ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_EXEC;
-      ST_EXEC: begin
+      ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_PRE;
+      // the fast path's event executes in ST_PRE, the slow path's in ST_EXEC
+      ST_PRE, ST_EXEC: if (exec) begin
         rel_sess_reg <= ns;
         release_reg <= release_now;
         state_reg <= do_rxw2 ? ST_RXW2 : (release_now ? ST_RELEASE : ST_IDLE);
-      end
+      end else state_reg <= ST_EXEC;
       ST_RXW2: state_reg <= release_reg ? ST_RELEASE : ST_IDLE;
       ST_RELEASE: if (tab_req_ready) state_reg <= ST_IDLE;
       default: state_reg <= ST_IDLE;
