@@ -263,7 +263,8 @@ module toe_tcp_core
   tcp_tx_cmd_t post_cmd;
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic [SW-1:0] post_sid_reg; // the session in the post stage
-  logic post_valid_reg, post_write_reg;   // the post stage holds an event / writes its record
+  logic post_valid_reg, post_write_reg;   // the finish holds an event / writes its record
+  logic send_valid_reg;                    // the send step holds a slow event (the finish follows)
   tcp_notif_t nt;
   tcp_ring_job_t rxw, rxw2_reg;
   tcp_open_rsp_t opr;
@@ -387,7 +388,7 @@ module toe_tcp_core
     end
   end
   // every event may change a deadline: it starts only when the wheel's queue has room
-  wire start = state_reg == ST_IDLE && ev_any && arm_room;
+  wire start = state_reg == ST_IDLE && ev_any && arm_room && !send_valid_reg;
 
   assign rxread_wake_ready   = start && ev_pick == EV_RD_WAKE;
   assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
@@ -1264,9 +1265,20 @@ module toe_tcp_core
         post_heard_reg, post_accepted_reg, post_dbg_reg, post_persist_before_reg, post_tx_app_fixed_reg,
         post_counted_reg;
   tcp_state_e post_old_state_reg;
+  logic ev_writes_reg;    // the event in the post stage writes its record
   always_ff @(posedge clk) begin
-    post_valid_reg <= exec;
-    post_write_reg <= writes;
+    send_valid_reg <= exec && !fast_exec;
+    post_valid_reg <= fast_exec || send_valid_reg;
+    post_write_reg <= fast_exec ? writes : send_valid_reg && ev_writes_reg;
+    if (rst) begin
+      send_valid_reg <= 1'b0;
+      post_valid_reg <= 1'b0;
+      post_write_reg <= 1'b0;
+    end
+  end
+  // the event's verdict, kept from its step through the send step and the finish
+  always_ff @(posedge clk) if (exec) begin
+    ev_writes_reg <= writes;
     post_sess_reg <= ns;
     post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
@@ -1305,86 +1317,112 @@ module toe_tcp_core
     // the established gauge counts the state this stage writes (a FIN sent here leaves it)
     post_old_state_reg <= s.state;
     post_counted_reg <= writes && !(new_reg || ev_reg == EV_OPEN);
-    if (rst) begin
-      post_valid_reg <= 1'b0;
-      post_write_reg <= 1'b0;
-    end
   end
+  // ---- the send step (a slow event's own cycle): data, then FIN, else the persist timer;
+  // a fast event sends nothing here and goes straight to the finish ----
+  sess_t sent_sess, sent_sess_reg;
+  send_e sent_send, sent_send_reg;
+  logic [31:0] sent_seq, sent_seq_reg;
+  logic [15:0] sent_len, sent_len_reg;
+  logic sent_sendq, sent_sendq_reg;
   always_comb begin
     logic [31:0] avail, usable, n;
     logic idle_before;
     send_t sz;
-    fin_sess = post_sess_reg;
-    send_post = post_send_reg;
-    seq_post = post_seq_reg;
-    len_post = '0;
-    do_sendq = 1'b0;
+    sent_sess = post_sess_reg;
+    sent_send = post_send_reg;
+    sent_seq = post_seq_reg;
+    sent_len = '0;
+    sent_sendq = 1'b0;
     avail = '0; usable = '0; n = '0; idle_before = 1'b0; sz = '0;
-    // ---- transmit: data, then FIN, else arm the persist timer ----
-    if (post_try_send_reg && send_post == SEND_NONE && fin_sess.state != FREE && fin_sess.state != CLOSED &&
-        fin_sess.state != SYN_SENT && fin_sess.state != SYN_RCVD && fin_sess.state != TIME_WAIT) begin
-      avail = pos(fin_sess.tx_done - fin_sess.snd_nxt);
-      usable = pos(fin_sess.snd_una + 32'(fin_sess.snd_wnd) - fin_sess.snd_nxt);
+    if (post_try_send_reg && sent_send == SEND_NONE && sent_sess.state != FREE && sent_sess.state != CLOSED &&
+        sent_sess.state != SYN_SENT && sent_sess.state != SYN_RCVD && sent_sess.state != TIME_WAIT) begin
+      avail = pos(sent_sess.tx_done - sent_sess.snd_nxt);
+      usable = pos(sent_sess.snd_una + 32'(sent_sess.snd_wnd) - sent_sess.snd_nxt);
       // nothing was in flight: a running timer is the idle or persist timer, not the RTO
-      idle_before = fin_sess.snd_una == fin_sess.snd_max;
+      idle_before = sent_sess.snd_una == sent_sess.snd_max;
       // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-      sz = send_size(fin_sess.snd_una, fin_sess.snd_nxt, fin_sess.snd_max, fin_sess.tx_done, fin_sess.snd_wnd, fin_sess.max_sndwnd, fin_sess.mss,
+      sz = send_size(sent_sess.snd_una, sent_sess.snd_nxt, sent_sess.snd_max, sent_sess.tx_done, sent_sess.snd_wnd, sent_sess.max_sndwnd, sent_sess.mss,
                      cfg_nagle, post_sws_override_reg);
       n = 32'(sz.len);
       if (sz.held) begin
-        if (fin_sess.snd_una == fin_sess.snd_max && !fin_sess.tmr_on) begin
-          fin_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
-          fin_sess.tmr_at = now_us + fin_sess.rto;
+        if (sent_sess.snd_una == sent_sess.snd_max && !sent_sess.tmr_on) begin
+          sent_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
+          sent_sess.tmr_at = now_us + sent_sess.rto;
         end
       end else if (n != '0 && !sendq_room_post) begin
         // the command queue is long (sendq_room_post): the session waits in the send queue
-        if (!fin_sess.in_sendq) begin
-          fin_sess.in_sendq = 1'b1;
-          do_sendq = 1'b1;
+        if (!sent_sess.in_sendq) begin
+          sent_sess.in_sendq = 1'b1;
+          sent_sendq = 1'b1;
         end
       end else if (n != '0) begin   // the queue is short: send now
-        send_post = SEND_DATA;
-        seq_post = fin_sess.snd_nxt;
-        len_post = 16'(n);
-        if (!fin_sess.rtt_on && fin_sess.snd_nxt == fin_sess.snd_max) begin
-          fin_sess.rtt_on = 1'b1;
-          fin_sess.rtt_seq = fin_sess.snd_nxt;
-          fin_sess.rtt_t0 = now_us;
+        sent_send = SEND_DATA;
+        sent_seq = sent_sess.snd_nxt;
+        sent_len = 16'(n);
+        if (!sent_sess.rtt_on && sent_sess.snd_nxt == sent_sess.snd_max) begin
+          sent_sess.rtt_on = 1'b1;
+          sent_sess.rtt_seq = sent_sess.snd_nxt;
+          sent_sess.rtt_t0 = now_us;
         end
-        fin_sess.snd_nxt = fin_sess.snd_nxt + n;
-        if (seq_lt(fin_sess.snd_max, fin_sess.snd_nxt)) fin_sess.snd_max = fin_sess.snd_nxt;
-        if (!fin_sess.tmr_on || idle_before) begin
-          fin_sess.tmr_on = 1'b1;
-          fin_sess.tmr_at = now_us + fin_sess.rto;
-          fin_sess.retries = '0;
+        sent_sess.snd_nxt = sent_sess.snd_nxt + n;
+        if (seq_lt(sent_sess.snd_max, sent_sess.snd_nxt)) sent_sess.snd_max = sent_sess.snd_nxt;
+        if (!sent_sess.tmr_on || idle_before) begin
+          sent_sess.tmr_on = 1'b1;
+          sent_sess.tmr_at = now_us + sent_sess.rto;
+          sent_sess.retries = '0;
         end
-        if (avail > n && usable > n && !fin_sess.in_sendq) begin
-          fin_sess.in_sendq = 1'b1;
-          do_sendq = 1'b1;
+        if (avail > n && usable > n && !sent_sess.in_sendq) begin
+          sent_sess.in_sendq = 1'b1;
+          sent_sendq = 1'b1;
         end
-      end else if (fin_sess.close_req && !fin_sess.fin_sent && fin_sess.snd_nxt == fin_sess.tx_done && post_tx_app_fixed_reg && fin_sess.tx_done == post_tx_app_reg &&
-                   is_estab(fin_sess.state) && usable != '0) begin   // a FIN needs window like a byte
-        send_post = SEND_FIN;
-        seq_post = fin_sess.snd_nxt;
-        fin_sess.snd_nxt = fin_sess.snd_nxt + 1;
-        fin_sess.snd_max = fin_sess.snd_nxt;
-        fin_sess.fin_sent = 1'b1;
-        fin_sess.state = fin_sess.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
-        if (!fin_sess.tmr_on || idle_before) begin
-          fin_sess.tmr_on = 1'b1;
-          fin_sess.tmr_at = now_us + fin_sess.rto;
-          fin_sess.retries = '0;
+      end else if (sent_sess.close_req && !sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && post_tx_app_fixed_reg && sent_sess.tx_done == post_tx_app_reg &&
+                   is_estab(sent_sess.state) && usable != '0) begin   // a FIN needs window like a byte
+        sent_send = SEND_FIN;
+        sent_seq = sent_sess.snd_nxt;
+        sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
+        sent_sess.snd_max = sent_sess.snd_nxt;
+        sent_sess.fin_sent = 1'b1;
+        sent_sess.state = sent_sess.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
+        if (!sent_sess.tmr_on || idle_before) begin
+          sent_sess.tmr_on = 1'b1;
+          sent_sess.tmr_at = now_us + sent_sess.rto;
+          sent_sess.retries = '0;
         end
-      end else if (fin_sess.fin_sent && fin_sess.snd_nxt == fin_sess.tx_done && fin_sess.snd_max == fin_sess.tx_done + 1 && usable != '0) begin
-        send_post = SEND_FIN;             // FIN retransmission after going back
-        seq_post = fin_sess.snd_nxt;
-        fin_sess.snd_nxt = fin_sess.snd_nxt + 1;
-      end else if (wants_window(fin_sess) && fin_sess.snd_wnd == '0 && fin_sess.snd_una == fin_sess.snd_max &&
-                   (!fin_sess.tmr_on || !(post_persist_before_reg))) begin
-        fin_sess.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
-        fin_sess.tmr_at = now_us + fin_sess.rto;
+      end else if (sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && sent_sess.snd_max == sent_sess.tx_done + 1 && usable != '0) begin
+        sent_send = SEND_FIN;             // FIN retransmission after going back
+        sent_seq = sent_sess.snd_nxt;
+        sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
+      end else if (wants_window(sent_sess) && sent_sess.snd_wnd == '0 && sent_sess.snd_una == sent_sess.snd_max &&
+                   (!sent_sess.tmr_on || !(post_persist_before_reg))) begin
+        sent_sess.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
+        sent_sess.tmr_at = now_us + sent_sess.rto;
       end
     end
+  end
+  always_ff @(posedge clk) begin
+    if (send_valid_reg) begin
+      sent_sess_reg <= sent_sess;
+      sent_send_reg <= sent_send;
+      sent_seq_reg <= sent_seq;
+      sent_len_reg <= sent_len;
+      sent_sendq_reg <= sent_sendq;
+    end else if (fast_exec) begin
+      sent_sess_reg <= ns;
+      sent_send_reg <= SEND_NONE;
+      sent_seq_reg <= send_seq;
+      sent_len_reg <= '0;
+      sent_sendq_reg <= 1'b0;
+    end
+  end
+  // ---- the finish (every event): idle timer, ACK, advertised edge, segment command,
+  // timer wheel, record write ----
+  always_comb begin
+    fin_sess = sent_sess_reg;
+    send_post = sent_send_reg;
+    seq_post = sent_seq_reg;
+    len_post = sent_len_reg;
+    do_sendq = sent_sendq_reg;
     // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
     // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
     if (!post_dbg_reg && ((fin_sess.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(fin_sess.state) && cfg_keepalive_idle_us != '0)) &&
@@ -1569,7 +1607,7 @@ module toe_tcp_core
       exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr,
               c_mss_clamp, c_half_open, c_ooo} : '0;
     // established gauge: the state the post stage writes (a FIN it sends leaves ESTABLISHED)
-    if (post_counted_reg) begin
+    if (post_write_reg && post_counted_reg) begin
       if (!is_estab(post_old_state_reg) && is_estab(fin_sess.state)) curr_estab <= curr_estab + 1'b1;
       if (is_estab(post_old_state_reg) && !is_estab(fin_sess.state)) curr_estab <= curr_estab - 1'b1;
     end
@@ -1604,7 +1642,7 @@ module toe_tcp_core
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
   end
   // the advertised right edge never moves left within a connection
-  always @(posedge clk) if (!rst && post_edge_kept_reg)
+  always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
       else $error("toe_tcp_core: session %0d advertised right edge moved left", post_sid_reg);
   // queues pushed without a handshake always have room: the post stage's (cmd_room,
