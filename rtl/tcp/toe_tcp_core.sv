@@ -351,7 +351,6 @@ module toe_tcp_core
                             ST_RXW2, ST_RELEASE} state_e;
   state_e state_reg;
   event_e ev_reg;
-  logic [3:0] last_ev_reg;
   logic [SW:0] init_reg;
   logic new_reg, found_reg, listening_reg, capped_reg;
   logic [15:0] tab_lport_reg;
@@ -373,33 +372,35 @@ module toe_tcp_core
                      open_req_valid && q_openrsp_ready && cmd_room,
                      s_txw_done_valid && cmd_room,
                      rxread_wake_valid && cmd_room};
+  // Round robin over the kinds of event: the first ready kind after the one taken last
+  // (rr_after_reg: one bit per kind after it), else the first ready kind. The grant is
+  // one-hot, so that the pick, the readies and the session it reads are a few LUTs deep.
   logic ev_any;
   event_e ev_pick;
+  logic [N_EV-1:0] rr_after_reg, ev_grant;
   always_comb begin
-    ev_any = 1'b0;
-    ev_pick = EV_TIMER;
-    for (int k = N_EV; k >= 1; k--) begin
-      int i;
-      i = (int'(last_ev_reg) + k) % N_EV;
-      if (ev_valid[i]) begin
-        ev_any = 1'b1;
-        ev_pick = event_e'(i);
-      end
-    end
+    logic [N_EV-1:0] after;
+    logic [3:0] kind;
+    after = ev_valid & rr_after_reg;
+    ev_grant = after != '0 ? after & (~after + 1'b1) : ev_valid & (~ev_valid + 1'b1);
+    ev_any = ev_valid != '0;
+    kind = '0;
+    for (int i = 0; i < N_EV; i++) kind |= ev_grant[i] ? 4'(i) : 4'd0;
+    ev_pick = event_e'(kind);
   end
   // every event may change a deadline: it starts only when the wheel's queue has room
   wire start = state_reg == ST_IDLE && ev_any && arm_room && !send_valid_reg;
 
-  assign rxread_wake_ready   = start && ev_pick == EV_RD_WAKE;
-  assign s_txw_done_ready = start && ev_pick == EV_TXW_DONE;
-  assign open_req_ready   = start && ev_pick == EV_OPEN;
-  assign close_req_ready  = start && ev_pick == EV_CLOSE;
-  assign txreq_wake_ready   = start && ev_pick == EV_TX_WAKE;
-  assign s_seg_ready      = start && ev_pick == EV_SEG;
-  assign sq_pop           = start && ev_pick == EV_SENDQ;
-  assign fire_pop         = start && ev_pick == EV_TIMER;
-  assign dbg_req_ready    = start && ev_pick == EV_DBG;
-  assign told_ready       = start && ev_pick == EV_TOLD;
+  assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
+  assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
+  assign open_req_ready   = start && ev_grant[EV_OPEN];
+  assign close_req_ready  = start && ev_grant[EV_CLOSE];
+  assign txreq_wake_ready   = start && ev_grant[EV_TX_WAKE];
+  assign s_seg_ready      = start && ev_grant[EV_SEG];
+  assign sq_pop           = start && ev_grant[EV_SENDQ];
+  assign fire_pop         = start && ev_grant[EV_TIMER];
+  assign dbg_req_ready    = start && ev_grant[EV_DBG];
+  assign told_ready       = start && ev_grant[EV_TOLD];
 
   // session table requests: opens from ST_OPEN_REQ, releases from ST_RELEASE (segments come
   // looked up)
@@ -1536,15 +1537,13 @@ module toe_tcp_core
     wr_sess = fin_sess;
     if (state_reg == ST_INIT) wr_sess = '0;
   end
+  // the session of the granted event (an open's comes from the session table later)
   wire [SW-1:0] pick_sid =
-    ev_pick == EV_SEG      ? SW'(s_seg.session) :
-    ev_pick == EV_RD_WAKE  ? SW'(rxread_wake_session) :
-    ev_pick == EV_TXW_DONE ? SW'(s_txw_done.session) :
-    ev_pick == EV_CLOSE    ? SW'(close_req.session) :
-    ev_pick == EV_TX_WAKE  ? SW'(txreq_wake_session) :
-    ev_pick == EV_SENDQ    ? sq_sid :
-    ev_pick == EV_DBG      ? SW'(dbg_req) :
-    ev_pick == EV_TOLD     ? SW'(told_session) : fire_sid;
+    ({SW{ev_grant[EV_SEG]}} & SW'(s_seg.session)) | ({SW{ev_grant[EV_RD_WAKE]}} & SW'(rxread_wake_session)) |
+    ({SW{ev_grant[EV_TXW_DONE]}} & SW'(s_txw_done.session)) | ({SW{ev_grant[EV_CLOSE]}} & SW'(close_req.session)) |
+    ({SW{ev_grant[EV_TX_WAKE]}} & SW'(txreq_wake_session)) | ({SW{ev_grant[EV_SENDQ]}} & sq_sid) |
+    ({SW{ev_grant[EV_DBG]}} & SW'(dbg_req)) | ({SW{ev_grant[EV_TOLD]}} & SW'(told_session)) |
+    ({SW{ev_grant[EV_TIMER]}} & fire_sid);
   // the record is read in the cycle an event starts (or, for an open, when the table answers)
   assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;
 
@@ -1556,7 +1555,7 @@ module toe_tcp_core
       end
       ST_IDLE: if (start) begin
         ev_reg <= ev_pick;
-        last_ev_reg <= 4'(ev_pick);
+        rr_after_reg <= ~(ev_grant | (ev_grant - 1'b1));
         sid_reg <= pick_sid;
         found_reg <= 1'b1;
         new_reg <= 1'b0;
@@ -1595,7 +1594,7 @@ module toe_tcp_core
     if (rst) begin
       state_reg <= ST_INIT;
       init_reg <= '0;
-      last_ev_reg <= '0;
+      rr_after_reg <= ~N_EV'(1);
     end
   end
 
