@@ -14,16 +14,21 @@
 //   session's earliest deadline: an idle session costs no event.
 // Each event reads the session's state, computes the new state and at most one of each
 // output (one segment command, one notification, two RX writer jobs), and writes the
-// state back. Events take 2 cycles: the record is read in the cycle
-// the event is picked and the event step runs in the next (+3 for an open's table
-// request, +10 for the SipHash ISN of a new session). The event step applies the receive
-// rules (acceptability, ACK, window update, RTT, payload, FIN, timers, the end of a
-// connection and its release) and chooses the segment an event must send (an ACK, a
-// SYN-ACK, an RST, a probe); the post stage in the cycle after it is the send step:
-// data or a FIN when the window and the send rules allow, the send queue, the timers that
-// sending arms, the advertised edge and the window, the segment command, the timer
-// wheel's arm; it writes the record back while the next event is picked, which reads it
-// as written.
+// state back. The record is read in the cycle the event is picked; then:
+//   fast path (2 cycles): an in-order segment or pure ACK of an ESTABLISHED session that
+//     leaves nothing to send executes in the next cycle (ST_PRE) with its own few rules
+//     (ACK, window update, payload, delayed ACK), and its finish writes the record back
+//     while the next event is picked;
+//   slow path (4 cycles; +3 for an open's table request, +10 for the SipHash ISN of a new
+//     session): the pre stage (ST_PRE) computes every compare and sum of record, segment
+//     and engine values for each case the step may take; the event step (ST_EXEC) applies
+//     the receive rules with them (acceptability, ACK, window update, RTT, payload, FIN,
+//     timers, the end of a connection and its release) and chooses the segment an event
+//     must send (an ACK, a SYN-ACK, an RST, a probe); the send step decides data or a FIN
+//     (window, send rules, send queue, the timers sending arms); its finish, shared with
+//     the fast path, arms the idle timer, sends the ACK that is due, moves the advertised
+//     edge, builds the segment command, tells the timer wheel and writes the record back
+//     while the next event is picked, which reads it as written.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
@@ -1241,14 +1246,16 @@ module toe_tcp_core
     if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg, release_now} = '0;
   end
 
-  // ---------------- post stage: the send step ----------------
-  // The cycle after the event step, on its record: what to send (data, a FIN, or the
-  // segment the event step chose; the send queue when the command queue is long), the
-  // timers that sending arms (retransmission, persist, idle; a sent segment carries the
-  // delayed ACK), the advertised edge (toe_tcp_rules_pkg::adv_edge) and the segment's
-  // window, the timer wheel's entry when the earliest deadline changed (and after every
-  // timer event: its entry was taken off), and the record written back. The next event may
-  // be picked in this cycle: it reads the record as written here, and it needs room in the
+  // ---------------- post stage: the send step and the finish ----------------
+  // After the event step, on its record: the send step (a slow event's own cycle) decides
+  // what to send (data, a FIN; the send queue when the command queue is long) and the
+  // timers that sending arms (retransmission, persist). The finish (every event, the fast
+  // path's in the cycle after its step) arms the idle timer, sends the ACK that is due (a
+  // sent segment carries the delayed ACK), moves the advertised edge
+  // (toe_tcp_rules_pkg::adv_edge) and builds the segment command with its window, tells the
+  // timer wheel a changed deadline (and after every timer event: its entry was taken off),
+  // and writes the record back. The next event may be picked in the finish's cycle (not in
+  // the send step's): it reads the record as written there, and it needs room in the
   // command and wheel queues beside this one's.
   sess_t post_sess_reg, fin_sess;
   logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg;
@@ -1409,7 +1416,7 @@ module toe_tcp_core
       sent_len_reg <= sent_len;
       sent_sendq_reg <= sent_sendq;
     end else if (fast_exec) begin
-      sent_sess_reg <= ns;
+      sent_sess_reg <= fs;     // ns is fs then: not through the event step's logic
       sent_send_reg <= SEND_NONE;
       sent_seq_reg <= send_seq;
       sent_len_reg <= '0;
