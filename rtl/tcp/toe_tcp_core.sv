@@ -270,6 +270,7 @@ module toe_tcp_core
   logic [SW-1:0] post_sid_reg; // the session in the post stage
   logic post_valid_reg, post_write_reg;   // the finish holds an event / writes its record
   logic send_valid_reg;                    // the send step holds a slow event (the finish follows)
+  logic ev_writes_reg;                     // the event in the send step or the finish writes its record
   tcp_notif_t nt;
   tcp_ring_job_t rxw, rxw2_reg;
   tcp_open_rsp_t opr;
@@ -331,12 +332,13 @@ module toe_tcp_core
   // fit, and it needs room only in queues whose consumers never wait on the core's other
   // outputs: a read completion must get through while the app waits for notifications.
   wire rxw_room = rxw_count_reg <= 5'd13;
-  // The segment command and the timer wheel's entry of an event are pushed by its post
-  // stage, in the cycle the next event may be picked: that one needs room beside them
-  // (whether the post stage sends is decided there, so room is kept whenever it holds one).
-  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg);
+  // The segment command and the timer wheel's entry of an event are pushed by its finish,
+  // after the next event may have been picked (in the send step's cycle or the finish's):
+  // that one needs room beside them (whether the finish sends is decided in the send step
+  // and the finish, so room is kept whenever either holds an event).
+  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg);
   wire cmd_room = cmd_count < 5'd16;
-  wire arm_room = arm_count_reg + 4'(post_write_reg) < 4'd8;
+  wire arm_room = arm_count_reg + 4'(post_write_reg) + 4'(send_valid_reg && ev_writes_reg) < 4'd8;
   // Data is sent only while the segment command queue is short (fewer than four): the
   // queue drains at the wire's pace, and data commands that filled it would shut out the
   // received segments (the peer's ACKs) that need one command each, until the input FIFO
@@ -394,7 +396,10 @@ module toe_tcp_core
     ev_pick = event_e'(kind);
   end
   // every event may change a deadline: it starts only when the wheel's queue has room
-  wire start = state_reg == ST_IDLE && ev_any && arm_room && !send_valid_reg;
+  // An event may be picked during the send step of another session's (whose record is
+  // written a cycle later), not of its own: it would read the record before the write.
+  logic [SW-1:0] pick_sid;
+  wire start = state_reg == ST_IDLE && ev_any && arm_room && !(send_valid_reg && pick_sid == post_sid_reg);
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
   assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
@@ -511,72 +516,7 @@ module toe_tcp_core
     return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
 
-  // ---------------- RX fast path ----------------
-  // The common segment of a bulk transfer: an in-order segment or pure ACK of an
-  // ESTABLISHED session that needs none of the rules below but ACK, window update, payload
-  // and delayed ACK. It is computed apart from the event step, with a few compares of the
-  // segment against the record and no rule that depends on another's result: SEG.SEQ =
-  // RCV.NXT, a payload that fits the window with no bytes held ahead of RCV.NXT, an ACK
-  // not beyond SND.MAX that gives no RTT sample, no app waiting for TX ring space, both
-  // windows open, no SYN, FIN or RST. Anything else is the event step's (the slow path).
-  // It does not decide a send: a segment after which data or a FIN waits is the event
-  // step's, whose send step sends it at once (with the ACK, when one is due). The send
-  // decision leaves the core for a TX scheduler before such ACKs can be fast: through the
-  // send queue as it is, they waited for the session's turn (both ways, 1024 sessions at
-  // 64 bits: 0.997 -> 0.995 of the wire; echo, one session at 512 bits: 0.33 -> 0.10).
-  sess_t fs;                     // the record after it
-  logic fast_ack_now, fast_ack_second, fast_data;
-  always_comb begin
-    logic [31:0] seg_end_f;
-    logic ack_new, fits, sample;
-    seg_end_f = g.seq + 32'(g.length);
-    ack_new = seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
-    fits = !s.ooo[0].on && seq_le(seg_end_f, s.rcv_adv);
-    sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    fast_data = g.length != '0;
-    fs = s;
-    // ACK (RFC 9293 3.10.7.4): SND.UNA, the retransmission timer, SND.NXT after going back
-    if (ack_new) begin
-      fs.snd_una = g.ack;
-      fs.tmr_on = g.ack != s.snd_max;
-      fs.tmr_at = now_us + s.rto;
-      if (seq_lt(s.snd_nxt, g.ack)) fs.snd_nxt = g.ack;
-    end
-    if (ack_new || s.snd_una == s.snd_max) fs.retries = '0;
-    if (wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack)) begin
-      fs.snd_wnd = g.window;
-      if (g.window > s.max_sndwnd) fs.max_sndwnd = g.window;
-      fs.snd_wl1 = g.seq;
-      fs.snd_wl2 = g.ack;
-    end
-    // payload: all of it is new and in order; the delayed ACK (RFC 1122 4.2.3.2) as below
-    fast_ack_now = 1'b0;
-    fast_ack_second = 1'b0;
-    if (fast_data) begin
-      fs.rcv_nxt = seg_end_f;
-      if (g.length < s.mss) fast_ack_now = 1'b1;
-      else if (s.dack_one) fast_ack_second = 1'b1;
-      else begin
-        fs.dack_one = 1'b1;
-        if (!s.dack_on) begin
-          fs.dack_on = 1'b1;
-          fs.dack_at = now_us + cfg_delack_us;
-        end
-      end
-    end
-    fast = ev_reg == EV_SEG && !new_reg && found && s.state == ESTABLISHED &&
-           g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
-           !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
-           !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
-           !wants_window(fs);
-  end
-
-  // ---------------- slow path: the pre stage ----------------
-  // The slow path's event step takes two cycles. In the first (ST_PRE, beside the fast
-  // path) every rule that compares or adds fields of the record, the segment and the
-  // engines' values is computed at once, for each case the step may take, and kept in
-  // pre_reg; in the second (ST_EXEC) the step chooses among them. The record and the
-  // segment are the same in both cycles (nothing writes the record between them).
+  // the slow path's pre stage (below): every compare and sum its step uses, kept in pre_reg
   typedef struct packed {
     logic [31:0] seglen, wnd;          // SEG.LEN with SYN and FIN; RCV.WND as advertised
     ack_kind_e   ack_kind;
@@ -601,6 +541,76 @@ module toe_tcp_core
     logic [16:0] tx_want;
   } pre_t;
   pre_t pre, pre_reg;
+
+  // ---------------- RX fast path ----------------
+  // The common segment of a bulk transfer: an in-order segment or pure ACK of an
+  // ESTABLISHED session that needs none of the rules below but ACK, window update, payload
+  // and delayed ACK. It is computed apart from the event step, with a few compares of the
+  // segment against the record and no rule that depends on another's result: SEG.SEQ =
+  // RCV.NXT, a payload that fits the window with no bytes held ahead of RCV.NXT, an ACK
+  // not beyond SND.MAX that gives no RTT sample, no app waiting for TX ring space, both
+  // windows open, no SYN, FIN or RST. Anything else is the event step's (the slow path).
+  // It does not decide a send: a segment after which data or a FIN waits is the event
+  // step's, whose send step sends it at once (with the ACK, when one is due). The send
+  // decision leaves the core for a TX scheduler before such ACKs can be fast: through the
+  // send queue as it is, they waited for the session's turn (both ways, 1024 sessions at
+  // 64 bits: 0.997 -> 0.995 of the wire; echo, one session at 512 bits: 0.33 -> 0.10).
+  sess_t fs;                     // the record after it
+  logic fast_ack_now, fast_ack_second, fast_data;
+  always_comb begin
+    logic [31:0] seg_end_f;
+    logic seg_ev, ack_new, fits, sample;
+    seg_ev = ev_reg == EV_SEG;
+    seg_end_f = g.seq + 32'(g.length);
+    ack_new = seg_ev && seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
+    fits = !s.ooo[0].on && seq_le(seg_end_f, s.rcv_adv);
+    sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
+    fast_data = seg_ev && g.length != '0;
+    fs = s;
+    // ACK (RFC 9293 3.10.7.4): SND.UNA, the retransmission timer, SND.NXT after going back
+    if (ack_new) begin
+      fs.snd_una = g.ack;
+      fs.tmr_on = g.ack != s.snd_max;
+      fs.tmr_at = now_us + s.rto;
+      if (seq_lt(s.snd_nxt, g.ack)) fs.snd_nxt = g.ack;
+    end
+    if (ack_new || (seg_ev && s.snd_una == s.snd_max)) fs.retries = '0;
+    if (seg_ev && wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack)) begin
+      fs.snd_wnd = g.window;
+      if (g.window > s.max_sndwnd) fs.max_sndwnd = g.window;
+      fs.snd_wl1 = g.seq;
+      fs.snd_wl2 = g.ack;
+    end
+    // payload: all of it is new and in order; the delayed ACK (RFC 1122 4.2.3.2) as below
+    // an app read that opened the window by a step: a window update (no other rule applies)
+    fast_ack_now = ev_reg == EV_RD_WAKE && pre.rd_wake_ack;
+    fast_ack_second = 1'b0;
+    if (fast_data) begin
+      fs.rcv_nxt = seg_end_f;
+      if (g.length < s.mss) fast_ack_now = 1'b1;
+      else if (s.dack_one) fast_ack_second = 1'b1;
+      else begin
+        fs.dack_one = 1'b1;
+        if (!s.dack_on) begin
+          fs.dack_on = 1'b1;
+          fs.dack_at = now_us + cfg_delack_us;
+        end
+      end
+    end
+    fast = (seg_ev && !new_reg && found && s.state == ESTABLISHED &&
+            g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
+            !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
+            !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
+            !wants_window(fs)) ||
+           (ev_reg == EV_RD_WAKE && s.state == ESTABLISHED);
+  end
+
+  // ---------------- slow path: the pre stage ----------------
+  // The slow path's event step takes two cycles. In the first (ST_PRE, beside the fast
+  // path) every rule that compares or adds fields of the record, the segment and the
+  // engines' values is computed at once, for each case the step may take, and kept in
+  // pre_reg; in the second (ST_EXEC) the step chooses among them. The record and the
+  // segment are the same in both cycles (nothing writes the record between them).
   always_comb begin
     logic [31:0] seg_end_p, tx_app_p, rx_read_p;
     seg_end_p = g.seq + 32'(g.length);
@@ -1232,8 +1242,8 @@ module toe_tcp_core
       sws_override = 1'b0;
       ack_now = fast_ack_now;
       ack_second = fast_ack_second;
-      heard = 1'b1;
-      do_steer = 1'b1;
+      heard = ev_reg == EV_SEG;
+      do_steer = ev_reg == EV_SEG;
       steer_accept = fast_data;
       do_rxw = fast_data;
       do_rxw2 = 1'b0;
@@ -1273,11 +1283,17 @@ module toe_tcp_core
         post_heard_reg, post_accepted_reg, post_dbg_reg, post_persist_before_reg, post_tx_app_fixed_reg,
         post_counted_reg;
   tcp_state_e post_old_state_reg;
-  logic ev_writes_reg;    // the event in the post stage writes its record
+  // A received segment after which nothing waits to be sent or resent (no data, no FIN
+  // asked for or sent; a segment never adds either) skips the send step, which would find
+  // nothing: after a loss every segment is out of order until the gap fills, and one of a
+  // single session at 100G comes every 3.7 cycles (64 bytes), under the 4 of the send step
+  // (seg_rate data64, 1 session at 512 bits: 451 drops with it, 39 without).
+  wire skip_send = state_reg == ST_EXEC && ev_reg == EV_SEG && !pre_reg.wants_window && !s.fin_sent;
+  wire to_finish = fast_exec || skip_send;   // the event goes from its step to the finish
   always_ff @(posedge clk) begin
-    send_valid_reg <= exec && !fast_exec;
-    post_valid_reg <= fast_exec || send_valid_reg;
-    post_write_reg <= fast_exec ? writes : send_valid_reg && ev_writes_reg;
+    send_valid_reg <= exec && !to_finish;
+    post_valid_reg <= to_finish || send_valid_reg;
+    post_write_reg <= to_finish ? writes : send_valid_reg && ev_writes_reg;
     if (rst) begin
       send_valid_reg <= 1'b0;
       post_valid_reg <= 1'b0;
@@ -1421,6 +1437,12 @@ module toe_tcp_core
       sent_seq_reg <= send_seq;
       sent_len_reg <= '0;
       sent_sendq_reg <= 1'b0;
+    end else if (skip_send) begin
+      sent_sess_reg <= ns;
+      sent_send_reg <= send;
+      sent_seq_reg <= send_seq;
+      sent_len_reg <= '0;
+      sent_sendq_reg <= 1'b0;
     end
   end
   // ---- the finish (every event): idle timer, ACK, advertised edge, segment command,
@@ -1545,7 +1567,7 @@ module toe_tcp_core
     if (state_reg == ST_INIT) wr_sess = '0;
   end
   // the session of the granted event (an open's comes from the session table later)
-  wire [SW-1:0] pick_sid =
+  assign pick_sid =
     ({SW{ev_grant[EV_SEG]}} & SW'(s_seg.session)) | ({SW{ev_grant[EV_RD_WAKE]}} & SW'(rxread_wake_session)) |
     ({SW{ev_grant[EV_TXW_DONE]}} & SW'(s_txw_done.session)) | ({SW{ev_grant[EV_CLOSE]}} & SW'(close_req.session)) |
     ({SW{ev_grant[EV_TX_WAKE]}} & SW'(txreq_wake_session)) | ({SW{ev_grant[EV_SENDQ]}} & sq_sid) |
