@@ -442,13 +442,12 @@ module toe_tcp_core
   logic [31:0] rx_first;   // its first sequence number
   logic tx_init;           // the step makes a new connection's TX_APP (ISN + 1)
   logic tx_clear_want;     // the step gave NOTIF_TX_SPACE for the TX_WANT it read
-  // RX_DONE is toe_tcp_rx_deliver's: read with the record (one completion old at most)
-  // RX_REQ, RX_READ and readable are toe_tcp_rx_read's: read with the record
-  // TX_APP, TX_WANT and sendable are toe_tcp_tx_req's: read with the record. TX_APP is
+  // The engines' fields are read with the record, in the cycle after the pick (ST_PRE):
+  // RX_DONE (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and
+  // readable (toe_tcp_rx_read's), TX_APP, TX_WANT and sendable (toe_tcp_tx_req's). TX_APP is
   // final (no request can be accepted after the read) once the session was read as not
-  // sendable; then all granted bytes are written when TX_DONE reaches it.
-  // They are read in the cycle after the pick (ST_PRE), where the fast path uses them and
-  // the slow path's pre stage keeps them for its step (pre_reg)
+  // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
+  // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
   wire [16:0] tx_want = txreq_rd_tx_want;
   // the fast path's event executes in ST_PRE, the slow path's a cycle later in ST_EXEC
   logic fast;
@@ -508,6 +507,25 @@ module toe_tcp_core
   endfunction
 
   // the rules of toe_tcp_rules_pkg on a session record
+  // The ACK of an in-order segment (RFC 1122 4.2.3.2): at once for a short or trimmed one
+  // (`at_once`), for every second full-sized one (it rides on data waiting in the send
+  // queue, see the finish), else after the delayed-ACK time. PSH does not hurry it (as in
+  // Linux: on a bulk stream whose every segment has PSH, an ACK per segment took 5.5 % of
+  // the engine's own TX wire).
+  typedef struct packed {sess_t x; logic now, second;} dack_t;
+  function automatic dack_t delayed_ack(input sess_t x, input logic at_once, input logic [31:0] now, delack);
+    dack_t d = '{x: x, now: 1'b0, second: 1'b0};
+    if (at_once) d.now = 1'b1;
+    else if (x.dack_one) d.second = 1'b1;
+    else begin
+      d.x.dack_one = 1'b1;
+      if (!x.dack_on) begin
+        d.x.dack_on = 1'b1;
+        d.x.dack_at = now + delack;
+      end
+    end
+    return d;
+  endfunction
   // the edge to advertise after the step `x` of record `was`; `dup` while RCV.NXT did not
   // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
   // a data segment or FIN we send then keeps the edge too, which only delays its opening
@@ -549,8 +567,9 @@ module toe_tcp_core
   // segment against the record and no rule that depends on another's result: SEG.SEQ =
   // RCV.NXT, a payload that fits the window with no bytes held ahead of RCV.NXT, an ACK
   // not beyond SND.MAX that gives no RTT sample, no app waiting for TX ring space, both
-  // windows open, no SYN, FIN or RST. Anything else is the event step's (the slow path).
-  // It does not decide a send: a segment after which data or a FIN waits is the event
+  // windows open, no SYN, FIN or RST; and an app read that opened the window of an
+  // ESTABLISHED session by a step (a window update, no other rule). Anything else is the
+  // event step's (the slow path). It does not decide a send: a segment after which data or a FIN waits is the event
   // step's, whose send step sends it at once (with the ACK, when one is due). The send
   // decision leaves the core for a TX scheduler before such ACKs can be fast: through the
   // send queue as it is, they waited for the session's turn (both ways, 1024 sessions at
@@ -560,6 +579,7 @@ module toe_tcp_core
   always_comb begin
     logic [31:0] seg_end_f;
     logic seg_ev, ack_new, fits, sample;
+    dack_t d;
     seg_ev = ev_reg == EV_SEG;
     seg_end_f = g.seq + 32'(g.length);
     ack_new = seg_ev && seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
@@ -581,21 +601,14 @@ module toe_tcp_core
       fs.snd_wl1 = g.seq;
       fs.snd_wl2 = g.ack;
     end
-    // payload: all of it is new and in order; the delayed ACK (RFC 1122 4.2.3.2) as below
-    // an app read that opened the window by a step: a window update (no other rule applies)
+    // an app read that opened the window by a step: a window update
     fast_ack_now = ev_reg == EV_RD_WAKE && pre.rd_wake_ack;
     fast_ack_second = 1'b0;
+    // payload: all of it is new and in order, so only a short one is ACKed at once
+    d = delayed_ack(fs, g.length < s.mss, now_us, cfg_delack_us);
     if (fast_data) begin
+      {fs, fast_ack_now, fast_ack_second} = {d.x, d.now, d.second};
       fs.rcv_nxt = seg_end_f;
-      if (g.length < s.mss) fast_ack_now = 1'b1;
-      else if (s.dack_one) fast_ack_second = 1'b1;
-      else begin
-        fs.dack_one = 1'b1;
-        if (!s.dack_on) begin
-          fs.dack_on = 1'b1;
-          fs.dack_at = now_us + cfg_delack_us;
-        end
-      end
     end
     fast = (seg_ev && !new_reg && found && s.state == ESTABLISHED &&
             g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
@@ -610,7 +623,7 @@ module toe_tcp_core
   // path) every rule that compares or adds fields of the record, the segment and the
   // engines' values is computed at once, for each case the step may take, and kept in
   // pre_reg; in the second (ST_EXEC) the step chooses among them. The record and the
-  // segment are the same in both cycles (nothing writes the record between them).
+  // segment are the same in both cycles (a finish in between writes another session's).
   always_comb begin
     logic [31:0] seg_end_p, tx_app_p, rx_read_p;
     seg_end_p = g.seq + 32'(g.length);
@@ -681,6 +694,7 @@ module toe_tcp_core
     reasm_t reasm;
     logic acceptable, stop, fin_acked, quiet, trimmed, abort, end_direct;
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
+    dack_t dack;
     logic una_from_ack;      // SND.UNA becomes SEG.ACK
     ack_kind_e ack_kind;
     ns = s;
@@ -724,6 +738,7 @@ module toe_tcp_core
     reasm = pre_reg.reasm;
     took = 1'b0;
     una_from_ack = 1'b0;
+    dack = '0;
     acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0;
     sws_override = 1'b0;
     rst_to_seg = 1'b0;
@@ -958,20 +973,8 @@ module toe_tcp_core
                   ns.ooo = reasm.set;
                   trimmed = pre_reg.trimmed;
                   took = 1'b1;
-                  // an ACK for every second full-sized segment (RFC 1122 4.2.3.2; it rides on
-                  // data waiting in the send queue, see the send step), at once
-                  // for a short or trimmed one; PSH does not hurry it (as in Linux: on a
-                  // bulk stream whose every segment has PSH, an ACK per segment took 5.5 %
-                  // of the engine's own TX wire)
-                  if (pre_reg.take_short || trimmed) ack_now = 1'b1;
-                  else if (s.dack_one) ack_second = 1'b1;
-                  else begin
-                    ns.dack_one = 1'b1;
-                    if (!s.dack_on) begin
-                      ns.dack_on = 1'b1;
-                      ns.dack_at = now_us + cfg_delack_us;
-                    end
-                  end
+                  dack = delayed_ack(ns, pre_reg.take_short || trimmed, now_us, cfg_delack_us);
+                  {ns, ack_now, ack_second} = {dack.x, dack.now, dack.second};
                 end else begin
                   // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
                   // stored in place; a duplicate ACK tells the peer of the gap (RFC 5681
