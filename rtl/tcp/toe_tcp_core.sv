@@ -251,7 +251,7 @@ module toe_tcp_core
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en;
   sess_t wr_sess;
-  // The post stage writes a record in the cycle the next event reads it: a read of the
+  // The finish writes a record in the cycle the next event may read it: a read of the
   // record being written returns what is written (forwarding of the in-flight update).
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_addr] <= wr_sess;
@@ -346,7 +346,7 @@ module toe_tcp_core
   // that has data to send while it is long puts the session in the send queue, which is
   // served only while it is short.
   wire sendq_room = cmd_count < 5'd4;
-  wire sendq_room_post = cmd_count_reg < 5'd4;   // the same rule in the post stage, beside its own command
+  wire sendq_room_post = cmd_count_reg < 5'd4;   // the same rule in the send step, beside its own command
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
