@@ -512,6 +512,27 @@ module toe_tcp_core
   // queue, see the finish), else after the delayed-ACK time. PSH does not hurry it (as in
   // Linux: on a bulk stream whose every segment has PSH, an ACK per segment took 5.5 % of
   // the engine's own TX wire).
+  // An acceptable ACK (RFC 9293 3.10.7.4): a new SEG.ACK moves SND.UNA, restarts the
+  // retransmission timer at `rto_at` (stops it when all is acknowledged) and brings SND.NXT
+  // along after going back N; a newer segment (`wnd_ok`: wnd_update_ok) gives the window.
+  function automatic sess_t take_ack(input sess_t x, input tcp_seg_t seg, input logic ack_new, all_acked,
+                                     past_nxt, wnd_ok, wnd_grows, input logic [31:0] rto_at);
+    sess_t y = x;
+    if (ack_new) begin
+      y.snd_una = seg.ack;
+      y.retries = '0;
+      y.tmr_on = !all_acked;
+      y.tmr_at = rto_at;
+      if (past_nxt) y.snd_nxt = seg.ack;
+    end
+    if (wnd_ok) begin
+      y.snd_wnd = seg.window;
+      if (wnd_grows) y.max_sndwnd = seg.window;
+      y.snd_wl1 = seg.seq;
+      y.snd_wl2 = seg.ack;
+    end
+    return y;
+  endfunction
   typedef struct packed {sess_t x; logic now, second;} dack_t;
   function automatic dack_t delayed_ack(input sess_t x, input logic at_once, input logic [31:0] now, delack);
     dack_t d = '{x: x, now: 1'b0, second: 1'b0};
@@ -586,21 +607,9 @@ module toe_tcp_core
     fits = !s.ooo[0].on && seq_le(seg_end_f, s.rcv_adv);
     sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
     fast_data = seg_ev && g.length != '0;
-    fs = s;
-    // ACK (RFC 9293 3.10.7.4): SND.UNA, the retransmission timer, SND.NXT after going back
-    if (ack_new) begin
-      fs.snd_una = g.ack;
-      fs.tmr_on = g.ack != s.snd_max;
-      fs.tmr_at = now_us + s.rto;
-      if (seq_lt(s.snd_nxt, g.ack)) fs.snd_nxt = g.ack;
-    end
-    if (ack_new || (seg_ev && s.snd_una == s.snd_max)) fs.retries = '0;
-    if (seg_ev && wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack)) begin
-      fs.snd_wnd = g.window;
-      if (g.window > s.max_sndwnd) fs.max_sndwnd = g.window;
-      fs.snd_wl1 = g.seq;
-      fs.snd_wl2 = g.ack;
-    end
+    fs = take_ack(s, g, ack_new, g.ack == s.snd_max, seq_lt(s.snd_nxt, g.ack),
+                  seg_ev && wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack), g.window > s.max_sndwnd, now_us + s.rto);
+    if (seg_ev && s.snd_una == s.snd_max) fs.retries = '0;
     // an app read that opened the window by a step: a window update
     fast_ack_now = ev_reg == EV_RD_WAKE && pre.rd_wake_ack;
     fast_ack_second = 1'b0;
@@ -907,27 +916,18 @@ module toe_tcp_core
               stop = 1'b1;
             end
             if (!stop) begin
+              ns = take_ack(ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
+                            pre_reg.wnd_grows, pre_reg.sample ? pre_reg.at_rto_sampled : pre_reg.at_rto);
               if (ack_kind == ACK_NEW) begin
-                ns.snd_una = g.ack;
                 una_from_ack = 1'b1;
-                ns.retries = '0;
-                if (pre_reg.sample) begin
+                if (pre_reg.sample) begin   // RFC 6298 estimator (Karn: one timed segment)
                   {ns.srtt8, ns.rttvar4, ns.rto} = pre_reg.rtt;
                   ns.rtt_on = 1'b0;
                 end
-                ns.tmr_on = pre_reg.ack_not_max;
-                ns.tmr_at = pre_reg.sample ? pre_reg.at_rto_sampled : pre_reg.at_rto;
-                if (pre_reg.ack_past_nxt) ns.snd_nxt = g.ack;
               end
               // an answer to a window or keepalive probe: the peer is alive
               heard = 1'b1;
               if (s.snd_wnd == '0 || pre_reg.una_is_max) ns.retries = '0;
-              if (pre_reg.wnd_ok) begin
-                ns.snd_wnd = g.window;
-                if (pre_reg.wnd_grows) ns.max_sndwnd = g.window;
-                ns.snd_wl1 = g.seq;
-                ns.snd_wl2 = g.ack;
-              end
               fin_acked = pre_reg.fin_acked;
               if (fin_acked) ns.tmr_on = 1'b0;
               unique case (ns.state)
