@@ -263,6 +263,7 @@ module toe_tcp_core
   logic q_cmd_ready, q_notif_ready, q_steer_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
+  logic [1:0] rel_count_reg;   // session-table releases waiting (ST_IDLE serves them)
   logic do_cmd, do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
   tcp_tx_cmd_t post_cmd;
@@ -354,8 +355,8 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 10;
-  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE, ST_EXEC,
-                            ST_RXW2, ST_RELEASE} state_e;
+  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
+                            ST_EXEC} state_e;
   state_e state_reg;
   event_e ev_reg;
   logic [SW:0] init_reg;
@@ -365,8 +366,6 @@ module toe_tcp_core
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
   tcp_ring_job_t done_reg;
-  logic release_reg;
-  sess_t rel_sess_reg;
 
   logic [N_EV-1:0] ev_valid;
   assign ev_valid = {told_valid,                                                     // told
@@ -399,7 +398,8 @@ module toe_tcp_core
   // An event may be picked during the send step of another session's (whose record is
   // written a cycle later), not of its own: it would read the record before the write.
   logic [SW-1:0] pick_sid;
-  wire start = state_reg == ST_IDLE && ev_any && arm_room && !(send_valid_reg && pick_sid == post_sid_reg);
+  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0 &&
+               !(send_valid_reg && pick_sid == post_sid_reg);
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
   assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
@@ -412,17 +412,32 @@ module toe_tcp_core
   assign dbg_req_ready    = start && ev_grant[EV_DBG];
   assign told_ready       = start && ev_grant[EV_TOLD];
 
-  // session table requests: opens from ST_OPEN_REQ, releases from ST_RELEASE (segments come
+  // Releases: the finish frees the record of a connection that ended, was told, and has no
+  // ring job in flight (state FREE); its session-table entry is released from ST_IDLE before
+  // the next event starts. A segment looked up before that finds the FREE record (no
+  // connection). No event starts while one waits, so at most two are queued: the one in the
+  // finish and the one picked during its send step.
+  typedef struct packed {logic [SW-1:0] sid; logic [31:0] remote_ip; logic [15:0] remote_port, local_port;} rel_t;
+  rel_t rel_in, rel_out;
+  logic do_release, rel_valid, rel_q_ready;
+  toe_fifo #(.WIDTH($bits(rel_t)), .DEPTH(2)) u_q_release (.clk, .rst, .s_data(rel_in), .s_valid(do_release),
+    .s_ready(rel_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(rel_out), .m_valid(rel_valid),
+    .m_ready(state_reg == ST_IDLE && tab_req_ready), .uncommitted());
+  always_ff @(posedge clk) begin
+    rel_count_reg <= rel_count_reg + 2'(do_release) - 2'(rel_valid && state_reg == ST_IDLE && tab_req_ready);
+    if (rst) rel_count_reg <= '0;
+  end
+  // session table requests: opens from ST_OPEN_REQ, releases from ST_IDLE (segments come
   // looked up)
-  assign tab_req_valid = state_reg == ST_OPEN_REQ || state_reg == ST_RELEASE;
-  assign tab_req_op = state_reg == ST_RELEASE ? TAB_RELEASE : TAB_OPEN;
+  assign tab_req_valid = state_reg == ST_OPEN_REQ || (state_reg == ST_IDLE && rel_valid);
+  assign tab_req_op = state_reg == ST_IDLE ? TAB_RELEASE : TAB_OPEN;
   // the peer of the event: the app's open, or the segment
   wire [31:0] ev_remote_ip = ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip;
   wire [15:0] ev_remote_port = ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port;
-  assign tab_req_remote_ip = state_reg == ST_RELEASE ? rel_sess_reg.remote_ip : ev_remote_ip;
-  assign tab_req_remote_port = state_reg == ST_RELEASE ? rel_sess_reg.remote_port : ev_remote_port;
-  assign tab_req_local_port = rel_sess_reg.local_port;
-  assign tab_req_session = SID_W'(sid_reg);
+  assign tab_req_remote_ip = state_reg == ST_IDLE ? rel_out.remote_ip : ev_remote_ip;
+  assign tab_req_remote_port = state_reg == ST_IDLE ? rel_out.remote_port : ev_remote_port;
+  assign tab_req_local_port = rel_out.local_port;
+  assign tab_req_session = SID_W'(state_reg == ST_IDLE ? rel_out.sid : sid_reg);
   // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
   // first event on, so the cap is exact
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
@@ -435,7 +450,6 @@ module toe_tcp_core
   tcp_seg_t g;
   assign s = rd_sess;
   assign g = seg_reg;
-  logic release_now;
   logic end_marker;        // the connection ends in this step: queue the final marker
   logic [2:0] end_tag;     // the notification the marker gives
   logic rx_init;           // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
@@ -701,7 +715,7 @@ module toe_tcp_core
   always_comb begin
     logic [31:0] seglen, take, tx_free;
     reasm_t reasm;
-    logic acceptable, stop, fin_acked, quiet, trimmed, abort, end_direct;
+    logic acceptable, stop, fin_acked, trimmed, abort, end_direct;
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
     dack_t dack;
     logic una_from_ack;      // SND.UNA becomes SEG.ACK
@@ -729,7 +743,6 @@ module toe_tcp_core
             snd_max: s.snd_max, snd_wnd: s.snd_wnd, rcv_nxt: s.rcv_nxt,
             rcv_wnd: 16'(pre_reg.wnd), retries: s.retries, tmr_on: s.tmr_on,
             tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
-    release_now = 1'b0;
     {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
      c_half_open, c_ooo} = '0;
     stop = 1'b0;
@@ -1212,20 +1225,6 @@ module toe_tcp_core
       end else if (do_rxw) do_rxw2 = 1'b1;
       else do_rxw = 1'b1;
     end
-    // ---- release when ended, told, and no ring job in flight ----
-    // RX_REQ and RX_READ (toe_tcp_rx_read) are read with the record. No read is accepted
-    // after the read of them: after an orderly end every told byte was asked for (RX_REQ =
-    // RX_DONE, nothing more to read), after an abortive one the session was read as not
-    // readable (the engine wakes the session when the bit goes off). RX_READ may be one
-    // completion old: equal to RX_REQ, it is the current value.
-    quiet = pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
-            (ev_reg == EV_TXW_DONE ? pre_reg.tx_done_next_is_app : pre_reg.tx_done_is_app);
-    if (found && ev_reg != EV_DBG && ns.state == CLOSED && ns.end_told && quiet &&
-        (ns.orderly ? pre_reg.read_all : !pre_reg.rx_readable)) begin
-      release_now = 1'b1;
-      ns.state = FREE;
-    end
-
     // ---- an RST for a segment of no connection, or of one not synchronized, goes to the
     // segment's own tuple (the record's may be stale); every other segment to the record's ----
     rst_to_seg = send == SEND_RST && ev_reg == EV_SEG && (!found || s.state == FREE || s.state == CLOSED ||
@@ -1252,11 +1251,11 @@ module toe_tcp_core
       do_rxw2 = 1'b0;
       rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
               offset: g.seq, length: 17'(g.length), skip: '0, reassembled: '0};
-      {do_notif, do_openrsp, do_dbg, release_now, end_marker, rx_init, tx_init, tx_clear_want, rst_to_seg} = '0;
+      {do_notif, do_openrsp, do_dbg, end_marker, rx_init, tx_init, tx_clear_want, rst_to_seg} = '0;
       {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
        c_half_open, c_ooo} = '0;
     end
-    if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg, release_now} = '0;
+    if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg} = '0;
   end
 
   // ---------------- post stage: the send step and the finish ----------------
@@ -1284,7 +1283,7 @@ module toe_tcp_core
   logic post_rst_with_ack_reg, post_rst_to_seg_reg, post_try_send_reg, post_sws_override_reg, post_ack_now_reg,
         post_ack_second_reg,
         post_heard_reg, post_accepted_reg, post_dbg_reg, post_persist_before_reg, post_tx_app_fixed_reg,
-        post_counted_reg;
+        post_counted_reg, post_quiet_reg, post_read_all_reg, post_rx_readable_reg;
   tcp_state_e post_old_state_reg;
   // A received segment after which nothing waits to be sent or resent (no data, no FIN
   // asked for or sent; a segment never adds either) skips the send step, which would find
@@ -1344,6 +1343,16 @@ module toe_tcp_core
     // the established gauge counts the state this stage writes (a FIN sent here leaves it)
     post_old_state_reg <= s.state;
     post_counted_reg <= writes && !(new_reg || ev_reg == EV_OPEN);
+    // the release's checks (the finish): RX_REQ and RX_READ (toe_tcp_rx_read) are read with
+    // the record. No read is accepted after the read of them: after an orderly end every
+    // told byte was asked for (RX_REQ = RX_DONE, nothing more to read), after an abortive
+    // one the session was read as not readable (the engine wakes the session when the bit
+    // goes off). RX_READ may be one completion old: equal to RX_REQ, it is the current
+    // value. No TX ring job is in flight when TX_DONE is the final TX_APP.
+    post_quiet_reg <= !fast_exec && ev_reg != EV_DBG && pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
+                      (ev_reg == EV_TXW_DONE ? pre_reg.tx_done_next_is_app : pre_reg.tx_done_is_app);
+    post_read_all_reg <= pre_reg.read_all;
+    post_rx_readable_reg <= pre_reg.rx_readable;
   end
   // ---- the send step (a slow event's own cycle): data, then FIN, else the persist timer;
   // a fast event sends nothing here and goes straight to the finish ----
@@ -1452,6 +1461,12 @@ module toe_tcp_core
   // timer wheel, record write ----
   always_comb begin
     fin_sess = sent_sess_reg;
+    // ---- release when ended, told, and no ring job in flight (see post_quiet_reg) ----
+    do_release = post_write_reg && fin_sess.state == CLOSED && fin_sess.end_told && post_quiet_reg &&
+                 (fin_sess.orderly ? post_read_all_reg : !post_rx_readable_reg);
+    if (do_release) fin_sess.state = FREE;
+    rel_in = '{sid: post_sid_reg, remote_ip: fin_sess.remote_ip, remote_port: fin_sess.remote_port,
+               local_port: fin_sess.local_port};
     send_post = sent_send_reg;
     seq_post = sent_seq_reg;
     len_post = sent_len_reg;
@@ -1552,15 +1567,17 @@ module toe_tcp_core
   assign txreq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
   assign txreq_op_want_seen = post_want_seen_reg;
 
-  // second RX writer job of an event (payload and then the end marker)
+  // second RX writer job of an event (payload and then the end marker), pushed in the
+  // cycle after its step (no step runs then: the next event is picked in it at the earliest)
   always_ff @(posedge clk) begin
     if (exec && do_rxw2) begin
       rxw2_reg <= rxw;
       rxw2_reg.length <= '0;
       rxw2_reg.tag <= end_tag;
     end
+    push_rxw2 <= exec && do_rxw2;
+    if (rst) push_rxw2 <= 1'b0;
   end
-  assign push_rxw2 = state_reg == ST_RXW2;
 
   // ---------------- sequencing ----------------
   assign wr_en = state_reg == ST_INIT || post_write_reg;
@@ -1614,13 +1631,7 @@ module toe_tcp_core
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
       ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_PRE;
       // the fast path's event executes in ST_PRE, the slow path's in ST_EXEC
-      ST_PRE, ST_EXEC: if (exec) begin
-        rel_sess_reg <= ns;
-        release_reg <= release_now;
-        state_reg <= do_rxw2 ? ST_RXW2 : (release_now ? ST_RELEASE : ST_IDLE);
-      end else state_reg <= ST_EXEC;
-      ST_RXW2: state_reg <= release_reg ? ST_RELEASE : ST_IDLE;
-      ST_RELEASE: if (tab_req_ready) state_reg <= ST_IDLE;
+      ST_PRE, ST_EXEC: state_reg <= exec ? ST_IDLE : ST_EXEC;
       default: state_reg <= ST_IDLE;
     endcase
     if (rst) begin
@@ -1683,6 +1694,7 @@ module toe_tcp_core
     assert (!(do_arm && !arm_q_ready)) else $error("toe_tcp_core: timer wheel queue overflow");
     assert (!((do_rxw || push_rxw2) && !q_rxw_ready)) else $error("toe_tcp_core: RX writer job queue overflow");
     assert (!(do_sendq && !q_sendq_ready)) else $error("toe_tcp_core: send queue overflow");
+    assert (!(do_release && !rel_q_ready)) else $error("toe_tcp_core: release queue overflow");
   end
 `endif
 endmodule
