@@ -439,11 +439,14 @@ module toe_tcp_core
   assign tab_req_local_port = rel_out.local_port;
   assign tab_req_session = SID_W'(state_reg == ST_IDLE ? rel_out.sid : sid_reg);
   // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
-  // first event on, so the cap is exact
+  // first event on, so the cap is exact. The gauge itself moves in the cycle after the step
+  // (step_done_reg, from the post stage's copy of the record), when no other event is past
+  // its pick.
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
-  assign half_open = half_open_reg + (SID_W+1)'((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT || state_reg == ST_PRE ||
-                                                  state_reg == ST_EXEC) &&
-                                                 ev_reg == EV_SEG && new_reg);
+  logic step_done_reg, post_new_reg;
+  assign half_open = half_open_reg + (SID_W+1)'(((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ||
+                                                   state_reg == ST_PRE || state_reg == ST_EXEC) &&
+                                                  ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg));
 
   // ---------------- the event step ----------------
   sess_t s, ns;
@@ -471,9 +474,7 @@ module toe_tcp_core
   // it is the segment's only if the record holds the segment's tuple (or was just made).
   wire seg_tuple_ok = new_reg || (rd_sess.remote_ip == seg_reg.remote_ip &&
                                   rd_sess.remote_port == seg_reg.remote_port && rd_sess.local_port == seg_reg.local_port);
-  wire found = found_reg && (ev_reg != EV_SEG || seg_tuple_ok);
-  // the step writes the session back (not for segments and opens that found none)
-  wire writes = exec && found;
+  wire found_now = found_reg && (ev_reg != EV_SEG || seg_tuple_ok);   // in ST_PRE (pre_reg.found after)
   logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
         c_half_open, c_ooo;
 
@@ -571,6 +572,8 @@ module toe_tcp_core
 
   // the slow path's pre stage (below): every compare and sum its step uses, kept in pre_reg
   typedef struct packed {
+    logic        found, no_conn;       // the event's session (for a segment: its tuple's); none or closed
+    logic        payload;              // the segment carries data
     logic [31:0] seglen, wnd;          // SEG.LEN with SYN and FIN; RCV.WND as advertised
     ack_kind_e   ack_kind;
     logic        acceptable, syn_in_window, syn_repeated, at_rcv_nxt, ack_not_max, ack_past_nxt,
@@ -594,6 +597,9 @@ module toe_tcp_core
     logic [16:0] tx_want;
   } pre_t;
   pre_t pre, pre_reg;
+  // the step writes the session back (not for segments and opens that found none; the
+  // fast path's always found it)
+  wire writes = fast_exec || (state_reg == ST_EXEC && pre_reg.found);
 
   // ---------------- RX fast path ----------------
   // The common segment of a bulk transfer: an in-order segment or pure ACK of an
@@ -633,7 +639,7 @@ module toe_tcp_core
       {fs, fast_ack_now, fast_ack_second} = {d.x, d.now, d.second};
       fs.rcv_nxt = seg_end_f;
     end
-    fast = (seg_ev && !new_reg && found && s.state == ESTABLISHED &&
+    fast = (seg_ev && !new_reg && found_now && s.state == ESTABLISHED &&
             g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
             !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
             !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
@@ -652,6 +658,9 @@ module toe_tcp_core
     seg_end_p = g.seq + 32'(g.length);
     tx_app_p = txreq_rd_tx_app;
     rx_read_p = rxread_rd_rx_read;
+    pre.found = found_now;
+    pre.no_conn = !found_now || s.state == FREE || s.state == CLOSED;
+    pre.payload = g.length != '0;
     pre.seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
     pre.wnd = pos(s.rcv_adv - s.rcv_nxt);
     pre.ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
@@ -716,6 +725,8 @@ module toe_tcp_core
     logic [31:0] seglen, take, tx_free;
     reasm_t reasm;
     logic acceptable, stop, fin_acked, trimmed, abort, end_direct;
+    logic peer_fin;          // the end marker tells the peer's FIN (the receive side ends only)
+    tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
     dack_t dack;
     logic una_from_ack;      // SND.UNA becomes SEG.ACK
@@ -761,10 +772,19 @@ module toe_tcp_core
     took = 1'b0;
     una_from_ack = 1'b0;
     dack = '0;
-    acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0;
+    acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; peer_fin = 1'b0;
     sws_override = 1'b0;
     rst_to_seg = 1'b0;
     ack_kind = pre_reg.ack_kind;
+    // the state after an acceptable ACK (SYN-RCVD: a new one; else `stop` above the payload)
+    st_ack = s.state;
+    unique case (s.state)
+      SYN_RCVD: st_ack = ESTABLISHED;
+      FIN_WAIT_1: if (pre_reg.fin_acked) st_ack = FIN_WAIT_2;
+      CLOSING: if (pre_reg.fin_acked) st_ack = TIME_WAIT;
+      LAST_ACK: if (pre_reg.fin_acked) st_ack = CLOSED;
+      default: ;
+    endcase
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -797,7 +817,7 @@ module toe_tcp_core
           ns.tmr_at = now_us + cfg_rto_init_us;
           send = SEND_SYNACK;
           c_passive = 1'b1;
-        end else if ((!found || s.state == FREE || s.state == CLOSED) && listening_reg) begin
+        end else if (pre_reg.no_conn && listening_reg) begin
           // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
           // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
           // session (the peer retries) are dropped
@@ -806,7 +826,7 @@ module toe_tcp_core
             send_seq = g.ack;
           end else if (g.flags[F_SYN] && g.flags[F_FIN]) c_badflags = 1'b1;
           else if (capped_reg) c_half_open = 1'b1;
-        end else if (!found || s.state == FREE || s.state == CLOSED) begin
+        end else if (pre_reg.no_conn) begin
           // no connection: RST unless it is one (RFC 9293 3.10.7.1)
           if (!g.flags[F_RST]) begin
             send = SEND_RST;
@@ -858,7 +878,7 @@ module toe_tcp_core
               send = SEND_ACK;
               // data on the SYN-ACK is taken, up to the window our SYN offered, and
               // acknowledged with the SYN (RFC 9293 3.10.7.3)
-              if (g.length != '0) begin
+              if (pre_reg.payload) begin
                 take = pre_reg.syn_take;
                 steer_accept = 1'b1;
                 do_rxw = 1'b1;
@@ -911,7 +931,7 @@ module toe_tcp_core
           end else if (!g.flags[F_ACK]) begin
             c_badflags = 1'b1;
           end else begin
-            // ---- ACK ----
+            // ---- ACK ---- (the cases below read the state before it: st_ack, no step's result)
             if (s.state == SYN_RCVD) begin
               if (ack_kind == ACK_NEW) begin
                 ns.state = ESTABLISHED;
@@ -943,7 +963,7 @@ module toe_tcp_core
               if (s.snd_wnd == '0 || pre_reg.una_is_max) ns.retries = '0;
               fin_acked = pre_reg.fin_acked;
               if (fin_acked) ns.tmr_on = 1'b0;
-              unique case (ns.state)
+              unique case (s.state)   // (SYN-RCVD became ESTABLISHED above: no case here)
                 FIN_WAIT_1: if (fin_acked) ns.state = FIN_WAIT_2;
                 CLOSING: if (fin_acked) begin
                   ns.state = TIME_WAIT;
@@ -967,8 +987,8 @@ module toe_tcp_core
               endcase
             end
             // ---- payload ----
-            if (!stop && g.length != '0) begin
-              if (ns.state == ESTABLISHED || ns.state == FIN_WAIT_1 || ns.state == FIN_WAIT_2) begin
+            if (!stop && pre_reg.payload) begin
+              if (st_ack == ESTABLISHED || st_ack == FIN_WAIT_1 || st_ack == FIN_WAIT_2) begin
                 // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
                 // fits the window (the ring writer drops the head and cuts the tail); what
                 // is new and where it goes, also ahead of RCV.NXT, is reasm_place
@@ -1009,16 +1029,18 @@ module toe_tcp_core
               ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
               ns.fin_rcvd = 1'b1;
               ack_now = 1'b1;
-              unique case (ns.state)
+              unique case (st_ack)
                 ESTABLISHED: begin
                   ns.state = CLOSE_WAIT;
                   end_marker = 1'b1;
                   end_tag = 3'(NOTIF_PEER_FIN);
+                  peer_fin = 1'b1;
                 end
                 FIN_WAIT_1: begin
                   ns.state = CLOSING;
                   end_marker = 1'b1;
                   end_tag = 3'(NOTIF_PEER_FIN);
+                  peer_fin = 1'b1;
                 end
                 FIN_WAIT_2: begin
                   ns.state = TIME_WAIT;
@@ -1038,7 +1060,7 @@ module toe_tcp_core
       // ---- app: active open ----
       EV_OPEN: begin
         do_openrsp = 1'b1;
-        if (found) begin
+        if (pre_reg.found) begin
           ns = '0;
           ns.state = SYN_SENT;
           ns.remote_ip = open_reg.remote_ip;
@@ -1191,14 +1213,15 @@ module toe_tcp_core
     end
 
     // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
-    // Only a segment frees TX ring space; in a synchronized state it gives no other
-    // notification (NEW comes before the app could have asked), so the slot is free. When
+    // Only a segment frees TX ring space, in an established state that it does not end (a
+    // peer's FIN keeps it); there it gives no other notification (NEW comes before the app
+    // could have asked, from the states before), so the slot is free. When
     // the TX_WANT was set after this record was read, or the slot was taken, the send
     // engine wakes the session once the space is free (EV_TX_WAKE: no other notification).
     // (TX_APP read with the record may be one request old: the notification is a hint)
     tx_free = una_from_ack ? pre_reg.free_ack : pre_reg.free_una;
-    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(ns.state) && !ns.close_req && !do_notif &&
-        (una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
+    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(s.state) && !s.close_req &&
+        !(end_marker && !peer_fin) && (una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
       do_notif = 1'b1;
       nt.kind = NOTIF_TX_SPACE;
       nt.length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
@@ -1208,11 +1231,12 @@ module toe_tcp_core
     // ---- end of the connection: the marker carries the notification ----
     // A connection that ends without having been established never had RX data: its end
     // is told at once (a passive one's to nobody). An established one's end follows its
-    // data through the RX writer as a marker, and toe_tcp_rx_deliver tells it.
-    end_direct = end_marker && ns.state == CLOSED &&
-                 (new_reg || ev_reg == EV_OPEN || s.state == SYN_SENT || s.state == SYN_RCVD);
+    // data through the RX writer as a marker, and toe_tcp_rx_deliver tells it. (A peer's FIN
+    // on the ACK that establishes a SYN-RCVD session is such data; a new session never ends
+    // in its first step.)
+    end_direct = end_marker && !peer_fin && (s.state == SYN_SENT || s.state == SYN_RCVD);
     if (end_marker) begin
-      if (end_tag != 3'(NOTIF_PEER_FIN)) begin   // a peer FIN ends only the receive side
+      if (!peer_fin) begin   // a peer FIN ends only the receive side
         ns.ended = 1'b1;
         ns.orderly = end_tag == 3'(NOTIF_CLOSED);
       end
@@ -1227,7 +1251,7 @@ module toe_tcp_core
     end
     // ---- an RST for a segment of no connection, or of one not synchronized, goes to the
     // segment's own tuple (the record's may be stale); every other segment to the record's ----
-    rst_to_seg = send == SEND_RST && ev_reg == EV_SEG && (!found || s.state == FREE || s.state == CLOSED ||
+    rst_to_seg = send == SEND_RST && ev_reg == EV_SEG && (pre_reg.no_conn ||
                                                           s.state == SYN_SENT || s.state == SYN_RCVD);
     c_rst = send == SEND_RST;
     if (end_marker && !end_direct && !do_rxw2) begin
@@ -1294,10 +1318,12 @@ module toe_tcp_core
   wire to_finish = fast_exec || skip_send;   // the event goes from its step to the finish
   always_ff @(posedge clk) begin
     send_valid_reg <= exec && !to_finish;
+    step_done_reg <= exec;
     post_valid_reg <= to_finish || send_valid_reg;
     post_write_reg <= to_finish ? writes : send_valid_reg && ev_writes_reg;
     if (rst) begin
       send_valid_reg <= 1'b0;
+      step_done_reg <= 1'b0;
       post_valid_reg <= 1'b0;
       post_write_reg <= 1'b0;
     end
@@ -1343,6 +1369,7 @@ module toe_tcp_core
     // the established gauge counts the state this stage writes (a FIN sent here leaves it)
     post_old_state_reg <= s.state;
     post_counted_reg <= writes && !(new_reg || ev_reg == EV_OPEN);
+    post_new_reg <= new_reg;
     // the release's checks (the finish): RX_REQ and RX_READ (toe_tcp_rx_read) are read with
     // the record. No read is accepted after the read of them: after an orderly end every
     // told byte was asked for (RX_REQ = RX_DONE, nothing more to read), after an abortive
@@ -1653,11 +1680,13 @@ module toe_tcp_core
       if (!is_estab(post_old_state_reg) && is_estab(fin_sess.state)) curr_estab <= curr_estab + 1'b1;
       if (is_estab(post_old_state_reg) && !is_estab(fin_sess.state)) curr_estab <= curr_estab - 1'b1;
     end
-    if (writes) begin
-      // half-open gauge, at the event step (the SYN flood cap stays exact; the post stage
-      // never leaves or enters SYN-RCVD); a new session's `s` is the stale record of its slot
-      if (ns.state == SYN_RCVD && (new_reg || (ev_reg != EV_OPEN && s.state != SYN_RCVD))) half_open_reg <= half_open_reg + 1'b1;
-      if (s.state == SYN_RCVD && ns.state != SYN_RCVD && !(new_reg || ev_reg == EV_OPEN)) half_open_reg <= half_open_reg - 1'b1;
+    // half-open gauge: the state the event step wrote (the send step and the finish never
+    // leave or enter SYN-RCVD); a new session's old state is the stale record of its slot
+    if (step_done_reg && ev_writes_reg) begin
+      if (post_sess_reg.state == SYN_RCVD && (post_new_reg || (post_counted_reg && post_old_state_reg != SYN_RCVD)))
+        half_open_reg <= half_open_reg + 1'b1;
+      if (post_counted_reg && post_old_state_reg == SYN_RCVD && post_sess_reg.state != SYN_RCVD)
+        half_open_reg <= half_open_reg - 1'b1;
     end
     if (rst) begin
       {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
