@@ -1389,58 +1389,55 @@ module toe_tcp_core
   logic [15:0] sent_len, sent_len_reg;
   logic sent_sendq, sent_sendq_reg;
   always_comb begin
-    logic [31:0] avail, usable, n;
-    logic idle_before;
+    logic idle_before, window_open;
     send_t sz;
     sent_sess = post_sess_reg;
     sent_send = post_send_reg;
     sent_seq = post_seq_reg;
     sent_len = '0;
     sent_sendq = 1'b0;
-    avail = '0; usable = '0; n = '0; idle_before = 1'b0; sz = '0;
+    // nothing was in flight: a running timer is the idle or persist timer, not the RTO
+    idle_before = post_sess_reg.snd_una == post_sess_reg.snd_max;
+    // a FIN needs window like a byte
+    window_open = pos(post_sess_reg.snd_una + 32'(post_sess_reg.snd_wnd) - post_sess_reg.snd_nxt) != '0;
+    // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
+    sz = send_size(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max, post_sess_reg.tx_done,
+                   post_sess_reg.snd_wnd, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle, post_sws_override_reg);
     if (post_try_send_reg && sent_send == SEND_NONE && sent_sess.state != FREE && sent_sess.state != CLOSED &&
         sent_sess.state != SYN_SENT && sent_sess.state != SYN_RCVD && sent_sess.state != TIME_WAIT) begin
-      avail = pos(sent_sess.tx_done - sent_sess.snd_nxt);
-      usable = pos(sent_sess.snd_una + 32'(sent_sess.snd_wnd) - sent_sess.snd_nxt);
-      // nothing was in flight: a running timer is the idle or persist timer, not the RTO
-      idle_before = sent_sess.snd_una == sent_sess.snd_max;
-      // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-      sz = send_size(sent_sess.snd_una, sent_sess.snd_nxt, sent_sess.snd_max, sent_sess.tx_done, sent_sess.snd_wnd, sent_sess.max_sndwnd, sent_sess.mss,
-                     cfg_nagle, post_sws_override_reg);
-      n = 32'(sz.len);
       if (sz.held) begin
         if (sent_sess.snd_una == sent_sess.snd_max && !sent_sess.tmr_on) begin
           sent_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
           sent_sess.tmr_at = now_us + sent_sess.rto;
         end
-      end else if (n != '0 && !sendq_room_post) begin
+      end else if (sz.len != '0 && !sendq_room_post) begin
         // the command queue is long (sendq_room_post): the session waits in the send queue
         if (!sent_sess.in_sendq) begin
           sent_sess.in_sendq = 1'b1;
           sent_sendq = 1'b1;
         end
-      end else if (n != '0) begin   // the queue is short: send now
+      end else if (sz.len != '0) begin   // the queue is short: send now
         sent_send = SEND_DATA;
         sent_seq = sent_sess.snd_nxt;
-        sent_len = 16'(n);
+        sent_len = sz.len;
         if (!sent_sess.rtt_on && sent_sess.snd_nxt == sent_sess.snd_max) begin
           sent_sess.rtt_on = 1'b1;
           sent_sess.rtt_seq = sent_sess.snd_nxt;
           sent_sess.rtt_t0 = now_us;
         end
-        sent_sess.snd_nxt = sent_sess.snd_nxt + n;
-        if (seq_lt(sent_sess.snd_max, sent_sess.snd_nxt)) sent_sess.snd_max = sent_sess.snd_nxt;
+        sent_sess.snd_nxt = sz.nxt;
+        sent_sess.snd_max = sz.max;
         if (!sent_sess.tmr_on || idle_before) begin
           sent_sess.tmr_on = 1'b1;
           sent_sess.tmr_at = now_us + sent_sess.rto;
           sent_sess.retries = '0;
         end
-        if (avail > n && usable > n && !sent_sess.in_sendq) begin
+        if (sz.more && !sent_sess.in_sendq) begin
           sent_sess.in_sendq = 1'b1;
           sent_sendq = 1'b1;
         end
       end else if (sent_sess.close_req && !sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && post_tx_app_fixed_reg && sent_sess.tx_done == post_tx_app_reg &&
-                   is_estab(sent_sess.state) && usable != '0) begin   // a FIN needs window like a byte
+                   is_estab(sent_sess.state) && window_open) begin
         sent_send = SEND_FIN;
         sent_seq = sent_sess.snd_nxt;
         sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
@@ -1452,7 +1449,7 @@ module toe_tcp_core
           sent_sess.tmr_at = now_us + sent_sess.rto;
           sent_sess.retries = '0;
         end
-      end else if (sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && sent_sess.snd_max == sent_sess.tx_done + 1 && usable != '0) begin
+      end else if (sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && sent_sess.snd_max == sent_sess.tx_done + 1 && window_open) begin
         sent_send = SEND_FIN;             // FIN retransmission after going back
         sent_seq = sent_sess.snd_nxt;
         sent_sess.snd_nxt = sent_sess.snd_nxt + 1;

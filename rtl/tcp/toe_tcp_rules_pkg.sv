@@ -90,24 +90,43 @@ package toe_tcp_rules_pkg;
   // unacknowledged), when it is at least half the
   // largest window the peer has offered, when the override timer fired (`force_send`),
   // or when it resends data already sent once (SND.NXT < SND.MAX after going back).
-  // `held` says data could go but the rule holds it back (arm the override timer).
+  // `held` says data could go but the rule holds it back (arm the override timer). `nxt`
+  // and `max` are SND.NXT and SND.MAX after sending `len`; `more` says data and window go on
+  // past this segment (another may follow). The three limits are compared with each other
+  // side by side, and each result is taken from the smallest limit (SND.NXT + D is the
+  // queue's end, SND.NXT + U the window's), so no sum or compare waits for another.
   typedef struct packed {
     logic [15:0] len;
     logic        held;
+    logic [31:0] nxt, max;
+    logic        more;
   } send_t;
   function automatic send_t send_size(input logic [31:0] snd_una, snd_nxt, snd_max, queued_end,
                                       input logic [15:0] snd_wnd, max_sndwnd, mss,
                                       input logic nagle, force_send);
     send_t r;
-    logic [31:0] queued, usable, n;
-    logic ok;
+    logic [31:0] queued, usable, wnd_end, mss_end, mss32;
+    logic by_mss, by_queued, none, ok, half;
+    mss32 = 32'(mss);
+    wnd_end = snd_una + 32'(snd_wnd);
+    mss_end = snd_nxt + mss32;
     queued = pos(queued_end - snd_nxt);
-    usable = pos(snd_una + 32'(snd_wnd) - snd_nxt);
-    n = umin(umin(32'(mss), queued), usable);
-    ok = n == 32'(mss) || (n == queued && (!nagle || snd_nxt == snd_una)) ||
-         (n << 1) >= 32'(max_sndwnd) || force_send || seq_lt(snd_nxt, snd_max);
-    r.len = ok ? 16'(n) : '0;
-    r.held = n != '0 && !ok;
+    usable = pos(wnd_end - snd_nxt);
+    // the smallest of MSS, D and U (ties: any, they are equal)
+    by_mss = mss32 <= queued && mss32 <= usable;
+    by_queued = !by_mss && queued <= usable;
+    none = mss == '0 || queued == '0 || usable == '0;
+    half = by_mss ? (mss32 << 1) >= 32'(max_sndwnd) :
+           by_queued ? (queued << 1) >= 32'(max_sndwnd) : (usable << 1) >= 32'(max_sndwnd);
+    ok = by_mss || (by_queued && (!nagle || snd_nxt == snd_una)) || half || force_send || seq_lt(snd_nxt, snd_max);
+    r.len = none || !ok ? '0 : by_mss ? mss : by_queued ? 16'(queued) : 16'(usable);
+    r.held = !none && !ok;
+    r.nxt = none || !ok ? snd_nxt : by_mss ? mss_end : by_queued ? queued_end : wnd_end;
+    r.max = none || !ok ? snd_max :
+            by_mss ? (seq_lt(snd_max, mss_end) ? mss_end : snd_max) :
+            by_queued ? (seq_lt(snd_max, queued_end) ? queued_end : snd_max) :
+            (seq_lt(snd_max, wnd_end) ? wnd_end : snd_max);
+    r.more = mss32 < queued && mss32 < usable;
     return r;
   endfunction
 
