@@ -20,7 +20,8 @@
 // unlinks and refiles. After a jump of the clock (virtual time in the test harness) the
 // cursor skips whole turns and visits every slot once.
 // Timing: an arm takes 3 cycles (later deadline) to 8; a run of empty slots up to the end
-// of its group of 32 takes 1 cycle, a slot with sessions 3, a session
+// of its group of 32 takes 2 cycles (the run is looked up in one, skipped in the next), a
+// slot with sessions 3, a session
 // taken off it 5 (8 when filed again). Arms are taken before slot visits, and slot visits start only when the
 // fire queue has room, so arms never wait on fires (no deadlock with the core).
 module toe_tcp_timer_wheel #(
@@ -114,9 +115,10 @@ module toe_tcp_timer_wheel #(
 
   wire take_arm = state_reg == ST_IDLE && arm_valid && (arm_turn_reg || !(behind && fq_ready));
   // Which slots hold sessions (a flop per slot): the cursor passes a run of empty slots,
-  // up to the end of its group of GW, in one cycle, so a cursor that fell behind (a slow
-  // simulation on the wall clock, a clock jump) catches up at GW slots per cycle, and
-  // only the slots that hold sessions cost a visit.
+  // up to the end of its group of GW, at once, so a cursor that fell behind (a slow
+  // simulation on the wall clock, a clock jump) catches up at GW slots per two cycles, and
+  // only the slots that hold sessions cost a visit. The run's length is looked up in the
+  // cycle before the skip (empty_run_reg, valid while the cursor and the occupancy stay).
   localparam int unsigned GW = SLOTS >= 32 ? 32 : SLOTS;
   localparam int unsigned GB = $clog2(GW);
   logic [SLOTS-1:0] occ_reg;
@@ -128,10 +130,13 @@ module toe_tcp_timer_wheel #(
     empty_run = (GB+1)'(GW) - (GB+1)'(cur_slot[GB-1:0]);
     for (int i = GW - 1; i >= 0; i--) if (rest_occ[i]) empty_run = (GB+1)'(i);
   end
+  logic [GB:0] empty_run_reg;
+  logic run_ok_reg;
   wire [TW-1:0] lag = now_tick - cursor_reg;    // ticks passed and not visited
-  wire [TW-1:0] skip_by = TW'(empty_run) < lag ? TW'(empty_run) : lag;
-  wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && !far_behind && !occ_reg[cur_slot];
-  wire start_visit = state_reg == ST_IDLE && !take_arm && !skip_empty && behind && fq_ready;
+  wire [TW-1:0] skip_by = TW'(empty_run_reg) < lag ? TW'(empty_run_reg) : lag;
+  wire empty_here = !far_behind && !occ_reg[cur_slot];
+  wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && empty_here && run_ok_reg;
+  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && !empty_here && fq_ready;
   assign arm_ready = take_arm;
   wire popped_due = state_reg == ST_POP && !us_lt(now_us, at_q);   // at <= now
 
@@ -228,6 +233,11 @@ module toe_tcp_timer_wheel #(
       end
       default: state_reg <= ST_IDLE;
     endcase
+    // the empty run of the cursor's group as the cursor and the occupancy are now: used in
+    // the next cycle if neither changes in this one (only ST_IDLE's skip or visit, and the
+    // states after it, change them)
+    empty_run_reg <= empty_run;
+    run_ok_reg <= state_reg == ST_IDLE && !skip_empty && !start_visit;
     // slot occupancy follows every write of a head: filed (occupied), its last session
     // popped or unlinked (empty)
     if (state_reg == ST_FILE) occ_reg[file_slot_reg] <= 1'b1;
@@ -245,6 +255,7 @@ module toe_tcp_timer_wheel #(
       cursor_reg <= now_tick;
       arm_turn_reg <= 1'b0;
       occ_reg <= '0;
+      run_ok_reg <= 1'b0;
     end
   end
 `ifndef SYNTHESIS
