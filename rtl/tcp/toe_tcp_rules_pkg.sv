@@ -21,8 +21,8 @@ package toe_tcp_rules_pkg;
 
   function automatic logic [31:0] umin(input logic [31:0] a, b); return a < b ? a : b; endfunction
   function automatic logic [31:0] umax(input logic [31:0] a, b); return a > b ? a : b; endfunction
-  // a sequence-space difference, negative as 0
-  function automatic logic [31:0] pos(input logic [31:0] a); return $signed(a) > 0 ? a : 32'd0; endfunction
+  // a sequence-space difference, negative as 0 (by its sign bit alone: no compare)
+  function automatic logic [31:0] pos(input logic [31:0] a); return a[31] ? 32'd0 : a; endfunction
 
   // RFC 9293 3.10.7.4: a segment of SEG.LEN sequence numbers (payload + SYN + FIN) at
   // SEG.SEQ is acceptable when
@@ -112,10 +112,11 @@ package toe_tcp_rules_pkg;
     mss_end = snd_nxt + mss32;
     queued = pos(queued_end - snd_nxt);
     usable = pos(wnd_end - snd_nxt);
-    // the smallest of MSS, D and U (ties: any, they are equal)
+    // the smallest of MSS, D and U (ties: any, they are equal); none is 0 (D and U are 0
+    // when their ends are at or before SND.NXT: compared with it, not tested after the sum)
+    none = mss == '0 || !seq_lt(snd_nxt, queued_end) || !seq_lt(snd_nxt, wnd_end);
     by_mss = mss32 <= queued && mss32 <= usable;
     by_queued = !by_mss && queued <= usable;
-    none = mss == '0 || queued == '0 || usable == '0;
     half = by_mss ? (mss32 << 1) >= 32'(max_sndwnd) :
            by_queued ? (queued << 1) >= 32'(max_sndwnd) : (usable << 1) >= 32'(max_sndwnd);
     ok = by_mss || (by_queued && (!nagle || snd_nxt == snd_una)) || half || force_send || seq_lt(snd_nxt, snd_max);
