@@ -1410,13 +1410,13 @@ module toe_tcp_core
           sent_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
           sent_sess.tmr_at = now_us + sent_sess.rto;
         end
-      end else if (sz.len != '0 && !sendq_room_post) begin
+      end else if (sz.go && !sendq_room_post) begin
         // the command queue is long (sendq_room_post): the session waits in the send queue
         if (!sent_sess.in_sendq) begin
           sent_sess.in_sendq = 1'b1;
           sent_sendq = 1'b1;
         end
-      end else if (sz.len != '0) begin   // the queue is short: send now
+      end else if (sz.go) begin   // the queue is short: send now
         sent_send = SEND_DATA;
         sent_seq = sent_sess.snd_nxt;
         sent_len = sz.len;

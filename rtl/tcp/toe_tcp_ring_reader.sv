@@ -100,6 +100,7 @@ module toe_tcp_ring_reader
   state_e state_reg;
   tcp_ring_job_t job_reg;
   logic [16:0] r_left_reg, o_left_reg;
+  logic o_last_reg;            // o_left_reg == 1: the next output beat is the frame's last
   logic [DATA_W-1:0] lo_reg;
   logic lo_valid_reg;
   assign m_meta_valid = state_reg == ST_META && infl_valid;
@@ -109,7 +110,7 @@ module toe_tcp_ring_reader
   wire [DATA_W-1:0] hi = last_mem ? '0 : buf_data;
   wire [2*DATA_W-1:0] both = {hi, lo_reg};
   assign m_axis_tdata = DATA_W'(both >> (8 * int'(job_reg.offset[OW-1:0])));
-  assign m_axis_tlast = o_left_reg == 17'd1;
+  assign m_axis_tlast = o_last_reg;
   assign m_axis_tkeep = m_axis_tlast ? W'(last_beat_keep(job_reg.length, W)) : '1;
   assign m_axis_tvalid = state_reg == ST_DATA && lo_valid_reg && (last_mem || buf_valid);
   wire out_take = m_axis_tvalid && m_axis_tready;
@@ -121,6 +122,7 @@ module toe_tcp_ring_reader
         job_reg <= infl_job;
         r_left_reg <= mem_beats(infl_job);
         o_left_reg <= 17'((18'(infl_job.length) + 18'(W - 1)) >> OW);
+        o_last_reg <= 18'(infl_job.length) <= 18'(W);
         lo_valid_reg <= 1'b0;
         state_reg <= ST_DATA;
       end
@@ -132,6 +134,7 @@ module toe_tcp_ring_reader
         end else if (out_take) lo_valid_reg <= 1'b0;
         if (out_take) begin
           o_left_reg <= o_left_reg - 1'b1;
+          o_last_reg <= o_left_reg == 17'd2;
           if (m_axis_tlast) state_reg <= ST_META;
         end
       end
@@ -139,4 +142,9 @@ module toe_tcp_ring_reader
     endcase
     if (rst) state_reg <= ST_META;
   end
+`ifndef SYNTHESIS
+  // the registered last-beat flag agrees with the beat count it stands for
+  always @(posedge clk) if (!rst && state_reg == ST_DATA)
+    assert (o_last_reg == (o_left_reg == 17'd1)) else $error("toe_tcp_ring_reader: last-beat flag wrong");
+`endif
 endmodule

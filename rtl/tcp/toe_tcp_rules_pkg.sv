@@ -90,14 +90,15 @@ package toe_tcp_rules_pkg;
   // unacknowledged), when it is at least half the
   // largest window the peer has offered, when the override timer fired (`force_send`),
   // or when it resends data already sent once (SND.NXT < SND.MAX after going back).
-  // `held` says data could go but the rule holds it back (arm the override timer). `nxt`
+  // `go` says a segment goes (len != 0, without testing len); `held` says data could go but
+  // the rule holds it back (arm the override timer). `nxt`
   // and `max` are SND.NXT and SND.MAX after sending `len`; `more` says data and window go on
   // past this segment (another may follow). The three limits are compared with each other
   // side by side, and each result is taken from the smallest limit (SND.NXT + D is the
   // queue's end, SND.NXT + U the window's), so no sum or compare waits for another.
   typedef struct packed {
     logic [15:0] len;
-    logic        held;
+    logic        go, held;
     logic [31:0] nxt, max;
     logic        more;
   } send_t;
@@ -121,6 +122,7 @@ package toe_tcp_rules_pkg;
            by_queued ? (queued << 1) >= 32'(max_sndwnd) : (usable << 1) >= 32'(max_sndwnd);
     ok = by_mss || (by_queued && (!nagle || snd_nxt == snd_una)) || half || force_send || seq_lt(snd_nxt, snd_max);
     r.len = none || !ok ? '0 : by_mss ? mss : by_queued ? 16'(queued) : 16'(usable);
+    r.go = !none && ok;
     r.held = !none && !ok;
     r.nxt = none || !ok ? snd_nxt : by_mss ? mss_end : by_queued ? queued_end : wnd_end;
     r.max = none || !ok ? snd_max :

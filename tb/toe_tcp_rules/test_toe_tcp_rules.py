@@ -216,8 +216,9 @@ async def send_decision_is_rfc1122_with_nagle(dut):
         nxt_after = wrap(nxt + want[0])
         max_after = nxt_after if lt(snd_max, nxt_after) else snd_max
         d, u = (wrap(x) if wrap(x) < 1 << 31 else 0 for x in (queued_end - nxt, una + wnd - nxt))
-        got = (int(dut.snd_nxt_o.value), int(dut.snd_max_o.value), bool(int(dut.snd_more.value)))
-        assert got == (nxt_after, max_after, d > mss and u > mss), (got, nxt_after, max_after, d, u, mss)
+        got = (int(dut.snd_nxt_o.value), int(dut.snd_max_o.value), bool(int(dut.snd_more.value)),
+               bool(int(dut.snd_go.value)))
+        assert got == (nxt_after, max_after, d > mss and u > mss, want[0] > 0), (got, nxt_after, max_after, d, u, mss)
         sent += want[0] > 0
         held += want[1]
     assert sent > N_RANDOM // 4 and held > N_RANDOM // 100, (sent, held)

@@ -17,7 +17,7 @@ module toe_tcp_rules_tb
   input  logic [15:0] snd_wnd, snd_max_wnd, snd_mss,
   input  logic        snd_nagle, snd_force,
   output logic [15:0] snd_len,
-  output logic        snd_held, snd_more,
+  output logic        snd_go, snd_held, snd_more,
   output logic [31:0] snd_nxt_o, snd_max_o,
   input  logic [31:0] adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_ring, adv_max_win,
   input  logic [15:0] adv_mss,
@@ -44,7 +44,7 @@ module toe_tcp_rules_tb
   assign {rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o} = {rtt.srtt8, rtt.rttvar4, rtt.rto};
   assign snd = send_size(snd_una, snd_nxt, snd_max, snd_queued_end, snd_wnd, snd_max_wnd, snd_mss,
                          snd_nagle, snd_force);
-  assign {snd_len, snd_held, snd_nxt_o, snd_max_o, snd_more} = {snd.len, snd.held, snd.nxt, snd.max, snd.more};
+  assign {snd_len, snd_go, snd_held, snd_nxt_o, snd_max_o, snd_more} = {snd.len, snd.go, snd.held, snd.nxt, snd.max, snd.more};
   assign adv_edge_o = adv_edge(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_dup, adv_ring, adv_max_win);
   assign mss = peer_mss(mss_opt, mss_our, mss_floor);
   assign {mss_o, mss_clamped} = {mss.mss, mss.clamped};
