@@ -5,8 +5,12 @@
 // headers in front (IHL 5, TTL 64, DF clear, ID counting up, header checksum).
 // Unresolved next hop: the frame is dropped and counted, and ARP is told (`arp_miss`) to
 // resolve it; later frames go out once the reply is in (no queueing while unresolved).
-// Timing: the lookup is combinational, so frames leave back to back; the input waits
-// while the 34 header bytes go out.
+// Timing: the next hop is chosen and looked up on the input beat, and kept with it in a
+// register slice (a skid buffer: it also cuts the ready chain from the MAC back into the IP
+// sources), so the lookup and the header's start are in different cycles; frames leave
+// back to back, and the input waits while the 34 header bytes go out. A frame whose first
+// beat waited in the slice while its next hop was resolved is dropped as unresolved (the
+// sender retransmits), as one that came a cycle earlier would have been.
 module toe_ip_tx
   import toe_pkg::*;
 #(
@@ -38,19 +42,42 @@ module toe_ip_tx
   output logic                  stat_out_requests,
   output logic                  stat_out_arp_misses
 );
-  ip_tx_meta_t meta;
-  assign meta = s_axis_tuser[IP_TX_META_W:1];
+  // ---- next hop and its MAC, on the input beat (every beat; the first one's counts) ----
+  ip_tx_meta_t in_meta;
+  assign in_meta = s_axis_tuser[IP_TX_META_W:1];
+  wire in_bcast = in_meta.dst_ip == 32'hFFFF_FFFF || in_meta.dst_ip == (cfg_ip | ~cfg_netmask);
+  wire on_link = ((in_meta.dst_ip ^ cfg_ip) & cfg_netmask) == '0;
+  assign arp_lookup_ip = on_link ? in_meta.dst_ip : cfg_gateway;
+  typedef struct packed {
+    logic        resolved, bcast;
+    logic [47:0] mac;
+    logic [31:0] ip;
+  } hop_t;
+  hop_t in_hop, hop;
+  assign in_hop = '{resolved: in_bcast || arp_lookup_hit, bcast: in_bcast, mac: arp_lookup_mac, ip: arp_lookup_ip};
 
-  wire bcast = meta.dst_ip == 32'hFFFF_FFFF || meta.dst_ip == (cfg_ip | ~cfg_netmask);
-  wire on_link = ((meta.dst_ip ^ cfg_ip) & cfg_netmask) == '0;
-  assign arp_lookup_ip = on_link ? meta.dst_ip : cfg_gateway;
-  wire resolved = bcast || arp_lookup_hit;
+  logic [DATA_W-1:0] r_tdata;
+  logic [DATA_W/8-1:0] r_tkeep;
+  logic r_tvalid, r_tready, r_tlast;
+  logic [IP_TX_META_W:0] r_tuser;
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(hop_t) + IP_TX_META_W + 1)) u_in_reg (
+    .clk, .rst,
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
+    .s_axis_tuser({in_hop, s_axis_tuser}),
+    .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid), .m_axis_tready(r_tready),
+    .m_axis_tlast(r_tlast), .m_axis_tuser({hop, r_tuser})
+  );
+
+  // ---- the frame with its headers ----
+  ip_tx_meta_t meta;
+  assign meta = r_tuser[IP_TX_META_W:1];
+  wire resolved = hop.resolved;
 
   logic first_reg, drop_reg;
   logic [15:0] id_reg;
   logic [47:0] dst_mac_reg;
   wire drop_now = first_reg ? !resolved : drop_reg;
-  wire [47:0] dst_mac = first_reg ? (bcast ? 48'hFFFF_FFFF_FFFF : arp_lookup_mac) : dst_mac_reg;
+  wire [47:0] dst_mac = first_reg ? (hop.bcast ? 48'hFFFF_FFFF_FFFF : hop.mac) : dst_mac_reg;
 
   ipv4_hdr_t iph;
   always_comb begin
@@ -65,24 +92,24 @@ module toe_ip_tx
   logic ins_ready;
   toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(1), .HDR_BYTES(ETH_HDR_BYTES + IPV4_HDR_BYTES)) u_insert (
     .clk, .rst,
-    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && !drop_now),
-    .s_axis_tready(ins_ready), .s_axis_tlast, .s_axis_tuser(s_axis_tuser[0]),
+    .s_axis_tdata(r_tdata), .s_axis_tkeep(r_tkeep), .s_axis_tvalid(r_tvalid && !drop_now),
+    .s_axis_tready(ins_ready), .s_axis_tlast(r_tlast), .s_axis_tuser(r_tuser[0]),
     .s_hdr({ipv4_pack(iph), eth_pack(eh)}),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
-  assign s_axis_tready = drop_now ? 1'b1 : ins_ready;
+  assign r_tready = drop_now ? 1'b1 : ins_ready;
 
-  wire take = s_axis_tvalid && s_axis_tready;
+  wire take = r_tvalid && r_tready;
   always_ff @(posedge clk) begin
     stat_out_requests   <= take && first_reg;
     stat_out_arp_misses <= take && first_reg && !resolved;
     arp_miss            <= take && first_reg && !resolved;
-    arp_miss_ip         <= arp_lookup_ip;
+    arp_miss_ip         <= hop.ip;
     if (take) begin
-      first_reg <= s_axis_tlast;
+      first_reg <= r_tlast;
       drop_reg <= drop_now;
       dst_mac_reg <= dst_mac;
-      if (s_axis_tlast && !drop_now) id_reg <= id_reg + 1'b1;
+      if (r_tlast && !drop_now) id_reg <= id_reg + 1'b1;
     end
     if (rst) begin
       first_reg <= 1'b1;

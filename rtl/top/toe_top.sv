@@ -376,10 +376,6 @@ module toe_top
   );
 
   // ---------------- IPv4 TX ----------------
-  logic [DATA_W-1:0] ipm_tdata;
-  logic [W-1:0] ipm_tkeep;
-  logic ipm_tvalid, ipm_tready, ipm_tlast;
-  logic [IPT-1:0] ipm_tuser;
   logic [DATA_W-1:0] arb_tdata;
   logic [W-1:0] arb_tkeep;
   logic arb_tvalid, arb_tready, arb_tlast;
@@ -476,22 +472,16 @@ module toe_top
     .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
     .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser)
   );
-  // Register slice: cuts the ready chain from the MAC back into the IP sources.
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IPT)) u_ip_tx_reg (
-    .clk, .rst,
-    .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
-    .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
-    .m_axis_tdata(ipm_tdata), .m_axis_tkeep(ipm_tkeep), .m_axis_tvalid(ipm_tvalid),
-    .m_axis_tready(ipm_tready), .m_axis_tlast(ipm_tlast), .m_axis_tuser(ipm_tuser)
-  );
+  // (toe_ip_tx's input register slice cuts the ready chain from the MAC back into the IP
+  // sources)
 
   logic [2:0][DATA_W-1:0] tx_tdata;
   logic [2:0][W-1:0] tx_tkeep;
   logic [2:0] tx_tvalid, tx_tready, tx_tlast, tx_tuser;
   toe_ip_tx #(.DATA_W(DATA_W)) u_ip_tx (
     .clk, .rst, .cfg_mac, .cfg_ip, .cfg_netmask, .cfg_gateway,
-    .s_axis_tdata(ipm_tdata), .s_axis_tkeep(ipm_tkeep), .s_axis_tvalid(ipm_tvalid),
-    .s_axis_tready(ipm_tready), .s_axis_tlast(ipm_tlast), .s_axis_tuser(ipm_tuser),
+    .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
+    .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
     .m_axis_tdata(tx_tdata[1]), .m_axis_tkeep(tx_tkeep[1]), .m_axis_tvalid(tx_tvalid[1]),
     .m_axis_tready(tx_tready[1]), .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
     .arp_lookup_ip, .arp_lookup_hit, .arp_lookup_mac, .arp_miss, .arp_miss_ip,
@@ -515,8 +505,8 @@ module toe_top
 
   // Simulation-only AXI-Stream rule checks on the engine's outputs and internal merges.
   toe_axis_protocol_check #(.DATA_W(DATA_W), .USER_W(IPT)) u_check_ip_tx (
-    .clk, .rst, .tdata(ipm_tdata), .tkeep(ipm_tkeep), .tvalid(ipm_tvalid), .tready(ipm_tready),
-    .tlast(ipm_tlast), .tuser(ipm_tuser));
+    .clk, .rst, .tdata(arb_tdata), .tkeep(arb_tkeep), .tvalid(arb_tvalid), .tready(arb_tready),
+    .tlast(arb_tlast), .tuser(arb_tuser));
   toe_axis_protocol_check #(.DATA_W(DATA_W), .USER_W(1)) u_check_mac_tx (
     .clk, .rst, .tdata(m_mac_tx_axis_tdata), .tkeep(m_mac_tx_axis_tkeep),
     .tvalid(m_mac_tx_axis_tvalid), .tready(m_mac_tx_axis_tready), .tlast(m_mac_tx_axis_tlast),
