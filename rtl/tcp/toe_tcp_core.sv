@@ -23,12 +23,14 @@
 //     session): the pre stage (ST_PRE) computes every compare and sum of record, segment
 //     and engine values for each case the step may take; the event step (ST_EXEC) applies
 //     the receive rules with them (acceptability, ACK, window update, RTT, payload, FIN,
-//     timers, the end of a connection and its release) and chooses the segment an event
-//     must send (an ACK, a SYN-ACK, an RST, a probe); the send step decides data or a FIN
-//     (window, send rules, send queue, the timers sending arms); its finish, shared with
-//     the fast path, arms the idle timer, sends the ACK that is due, moves the advertised
-//     edge, builds the segment command, tells the timer wheel and writes the record back
-//     while the next event is picked, which reads it as written.
+//     timers, the end of a connection) and chooses the segment an event must send (an
+//     ACK, a SYN-ACK, an RST, a probe); the send step decides data or a FIN (window, send
+//     rules, send queue, the timers sending arms); its finish, shared with the fast path,
+//     arms the idle timer, sends the ACK that is due, moves the advertised edge, builds the
+//     segment command, tells the timer wheel, frees the record of a connection that can be
+//     released (its session-table release is queued and served before the next event
+//     starts) and writes the record back while the next event is picked, which reads it as
+//     written.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
