@@ -778,7 +778,8 @@ module toe_tcp_core
     sws_override = 1'b0;
     rst_to_seg = 1'b0;
     ack_kind = pre_reg.ack_kind;
-    // the state after an acceptable ACK (SYN-RCVD: a new one; else `stop` above the payload)
+    // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else
+    // `stop` below): the ACK step sets it, the payload and FIN steps start from it
     st_ack = s.state;
     unique case (s.state)
       SYN_RCVD: st_ack = ESTABLISHED;
@@ -933,10 +934,9 @@ module toe_tcp_core
           end else if (!g.flags[F_ACK]) begin
             c_badflags = 1'b1;
           end else begin
-            // ---- ACK ---- (the cases below read the state before it: st_ack, no step's result)
+            // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
             if (s.state == SYN_RCVD) begin
               if (ack_kind == ACK_NEW) begin
-                ns.state = ESTABLISHED;
                 do_notif = 1'b1;
                 nt.kind = NOTIF_NEW;
               end else begin
@@ -965,17 +965,15 @@ module toe_tcp_core
               if (s.snd_wnd == '0 || pre_reg.una_is_max) ns.retries = '0;
               fin_acked = pre_reg.fin_acked;
               if (fin_acked) ns.tmr_on = 1'b0;
-              unique case (s.state)   // (SYN-RCVD became ESTABLISHED above: no case here)
-                FIN_WAIT_1: if (fin_acked) ns.state = FIN_WAIT_2;
+              ns.state = st_ack;
+              unique case (s.state)
                 CLOSING: if (fin_acked) begin
-                  ns.state = TIME_WAIT;
                   ns.tmr_on = 1'b1;
                   ns.tmr_at = now_us + cfg_time_wait_us;
                   end_marker = 1'b1;
                   end_tag = 3'(NOTIF_CLOSED);
                 end
                 LAST_ACK: if (fin_acked) begin
-                  ns.state = CLOSED;
                   end_marker = 1'b1;
                   end_tag = 3'(NOTIF_CLOSED);
                   stop = 1'b1;
