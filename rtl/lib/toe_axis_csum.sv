@@ -4,11 +4,18 @@
 // plus `seed` (e.g. a pseudo-header sum); both are sampled with the first beat. Frame
 // byte 2k is the high byte of word k. The result is the folded sum (not complemented):
 // a received packet whose checksum field is included verifies when the sum is 16'hFFFF.
-// Timing: `sum_last` is combinational and valid in the cycle of the last beat (so a
-// verdict can ride on that beat's tuser); `sum_reg`/`sum_valid` repeat it one cycle later.
-// One beat per cycle at any width (balanced adder tree of DATA_W/16 words).
+// Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum`; at LATENCY 0
+// both are combinational in the last beat's cycle (a verdict can ride on that beat's
+// tuser). A beat per cycle at any width and latency (balanced adder tree of DATA_W/16
+// words). The stages LATENCY adds, each a register across the whole beat:
+//   1: the beat's word sum (the tree) is registered before the running sum and the fold;
+//   2: the beat's words are also registered before the tree (after the byte masks).
+// A stream whose checksum is the verdict on its own last beat goes through LATENCY
+// registers beside it (toe_tcp_rx_parse); a store-and-forward sender keeps the sum apart
+// from its command until both are there (toe_tcp_tx_engine).
 module toe_axis_csum #(
-  parameter int unsigned DATA_W = 64   // tdata width, multiple of 16
+  parameter int unsigned DATA_W  = 64,   // tdata width, multiple of 16
+  parameter int unsigned LATENCY = 0     // 0, 1 or 2 register stages (above)
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -18,22 +25,34 @@ module toe_axis_csum #(
   input  logic                tlast,
   input  logic [15:0]         start,    // first byte to include
   input  logic [31:0]         seed,     // added to the sum (any width-32 partial sum)
-  output logic [15:0]         sum_last,
-  output logic [15:0]         sum_reg,
+  output logic [15:0]         sum,
   output logic                sum_valid
 );
   localparam int unsigned W = DATA_W / 8;
+  initial if (LATENCY > 2) $fatal(0, "toe_axis_csum: LATENCY %0d > 2 (instance %m)", LATENCY);
 
+  // where the beat lies in its frame
   logic        first_reg;
   logic [15:0] start_reg;
-  logic [31:0] acc_reg;
   logic [15:0] pos_reg;   // byte position of this beat's byte 0
-
   wire [15:0] start_now = first_reg ? start : start_reg;
   wire [15:0] pos = first_reg ? 16'd0 : pos_reg;
+  always_ff @(posedge clk) begin
+    if (beat) begin
+      first_reg <= tlast;
+      start_reg <= start_now;
+      pos_reg <= pos + 16'(W);
+    end
+    if (rst) first_reg <= 1'b1;
+  end
+
+  // A beat as it moves through the stages: valid, first and last of its frame, the seed.
+  typedef struct packed {logic beat, first, last; logic [31:0] seed;} tag_t;
+  tag_t tag_in, tag_words, tag_sum;
+  assign tag_in = '{beat: beat, first: first_reg, last: tlast, seed: seed};
 
   // The beat's big-endian words, bytes outside tkeep or before `start` zeroed.
-  logic [DATA_W-1:0] words;
+  logic [DATA_W-1:0] words, words_staged;
   always_comb begin
     for (int i = 0; i < W; i++) begin
       logic [7:0] b;
@@ -41,26 +60,34 @@ module toe_axis_csum #(
       words[8*(i ^ 1) +: 8] = b;   // byte 2k is the high byte of word k
     end
   end
-  logic [31:0] beat_sum;
-  toe_sum_tree #(.N(DATA_W / 16), .IN_W(16), .OUT_W(32)) u_tree (.terms(words), .sum(beat_sum));
-  wire [31:0] acc_now = (first_reg ? seed : acc_reg) + beat_sum;
-  assign sum_last = toe_pkg::csum_fold(acc_now);
-
-  always_ff @(posedge clk) begin
-    sum_valid <= 1'b0;
-    if (beat) begin
-      first_reg <= tlast;
-      acc_reg <= acc_now;
-      start_reg <= start_now;
-      pos_reg <= pos + 16'(W);
-      if (tlast) begin
-        sum_reg <= sum_last;
-        sum_valid <= 1'b1;
-      end
+  if (LATENCY >= 2) begin : g_words_reg
+    always_ff @(posedge clk) begin
+      tag_words <= tag_in;
+      words_staged <= words;
+      if (rst) tag_words.beat <= 1'b0;
     end
-    if (rst) begin
-      first_reg <= 1'b1;
-      sum_valid <= 1'b0;
-    end
+  end else begin : g_words_wire
+    assign tag_words = tag_in;
+    assign words_staged = words;
   end
+
+  logic [31:0] beat_sum, beat_sum_staged;
+  toe_sum_tree #(.N(DATA_W / 16), .IN_W(16), .OUT_W(32)) u_tree (.terms(words_staged), .sum(beat_sum));
+  if (LATENCY >= 1) begin : g_sum_reg
+    always_ff @(posedge clk) begin
+      tag_sum <= tag_words;
+      beat_sum_staged <= beat_sum;
+      if (rst) tag_sum.beat <= 1'b0;
+    end
+  end else begin : g_sum_wire
+    assign tag_sum = tag_words;
+    assign beat_sum_staged = beat_sum;
+  end
+
+  // the running sum of the frame
+  logic [31:0] acc_reg;
+  wire [31:0] acc_now = (tag_sum.first ? tag_sum.seed : acc_reg) + beat_sum_staged;
+  always_ff @(posedge clk) if (tag_sum.beat) acc_reg <= acc_now;
+  assign sum = toe_pkg::csum_fold(acc_now);
+  assign sum_valid = tag_sum.beat && tag_sum.last;
 endmodule

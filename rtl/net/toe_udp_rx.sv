@@ -106,7 +106,7 @@ module toe_udp_rx
   wire t_take = tr_tvalid && tr_tready;
   toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
     .clk, .rst, .tdata(tr_tdata), .tkeep(tr_tkeep), .beat(t_take), .tlast(tr_tlast),
-    .start(16'd0), .seed, .sum_last(sum), .sum_reg(), .sum_valid()
+    .start(16'd0), .seed, .sum, .sum_valid()
   );
   wire bad = tr_tuser[0] || (th.checksum != 16'd0 && sum != 16'hFFFF);
 

@@ -53,7 +53,7 @@ module toe_udp_tx
   logic [15:0] sum;
   toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
-    .start(16'd0), .seed(32'd0), .sum_last(sum), .sum_reg(), .sum_valid()
+    .start(16'd0), .seed(32'd0), .sum, .sum_valid()
   );
 
   // Payload FIFO and, per committed datagram, its meta and payload sum.

@@ -16,6 +16,8 @@
 // data. Data, SYN and FIN segments leave in command order, and so do header-only ones.
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
+// At DATA_W above 128 the payload checksum is pipelined (CSUM_LATENCY stages, see
+// toe_axis_csum): each segment's sum joins its command in the header queue's order.
 module toe_tcp_tx_engine
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -98,14 +100,18 @@ module toe_tcp_tx_engine
   wire pl_take = pl_tvalid && pl_tready;
   assign pend_pop = pl_take && pl_tlast;
 
+  localparam int unsigned CSUM_LATENCY = DATA_W > 128 ? 2 : 0;
   logic [15:0] pl_sum;
-  toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
+  logic pl_sum_valid;
+  toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
     .clk, .rst, .tdata(pl_tdata), .tkeep(pl_tkeep), .beat(pl_take), .tlast(pl_tlast),
-    .start(16'd0), .seed(32'd0), .sum_last(pl_sum), .sum_reg(), .sum_valid()
+    .start(16'd0), .seed(32'd0), .sum(pl_sum), .sum_valid(pl_sum_valid)
   );
 
-  // ---- store and forward; the header record is queued when the payload is complete ----
-  logic hdr_ready, hdr_valid, hdr_pop;
+  // ---- store and forward; the command is queued when the payload is complete, and its
+  // payload sum CSUM_LATENCY cycles later in a queue as deep (never fuller than the
+  // command queue: a sum is pushed after its command and popped with it) ----
+  logic hdr_ready, hdr_valid, hdr_pop, hsum_ready, hsum_valid;
   tcp_tx_cmd_t hcmd;
   logic [15:0] hsum;
   logic [DATA_W-1:0] sf_tdata;
@@ -120,11 +126,22 @@ module toe_tcp_tx_engine
     .m_axis_tready(sf_tready), .m_axis_tlast(sf_tlast), .m_axis_tuser(),
     .drop_bad(), .drop_full()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(16)) u_hdr (
-    .clk, .rst, .s_data({pend, pl_sum}), .s_valid(pend_pop), .s_ready(hdr_ready),
-    .commit(1'b0), .rewind(1'b0), .m_data({hcmd, hsum}), .m_valid(hdr_valid), .m_ready(hdr_pop),
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_hdr (
+    .clk, .rst, .s_data(pend), .s_valid(pend_pop), .s_ready(hdr_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data(hcmd), .m_valid(hdr_valid), .m_ready(hdr_pop),
     .uncommitted()
   );
+  toe_fifo #(.WIDTH(16), .DEPTH(16)) u_hsum (
+    .clk, .rst, .s_data(pl_sum), .s_valid(pl_sum_valid), .s_ready(hsum_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data(hsum), .m_valid(hsum_valid), .m_ready(hdr_pop),
+    .uncommitted()
+  );
+`ifndef SYNTHESIS
+  always @(posedge clk) if (!rst) begin
+    assert (!(pl_sum_valid && !hsum_ready)) else $error("toe_tcp_tx_engine: payload sum queue overflow");
+    assert (!(hdr_pop && !hsum_valid)) else $error("toe_tcp_tx_engine: a segment left without its payload sum");
+  end
+`endif
 
   // ---- the next segment: a data (or SYN/FIN) one or a header-only one (an empty beat),
   // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
@@ -139,12 +156,12 @@ module toe_tcp_tx_engine
   toe_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .USER_W(SEG_USER_W)) u_arb (
     .clk, .rst,
     .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
-    .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid}), .s_axis_tready(arb_tready),
+    .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid && hsum_valid}), .s_axis_tready(arb_tready),
     .s_axis_tlast({1'b1, sf_tlast}), .s_axis_tuser({{hof_cmd, 16'd0}, {hcmd, hsum}}),
     .m_axis_tdata(ins_tdata), .m_axis_tkeep(ins_tkeep), .m_axis_tvalid(ins_valid), .m_axis_tready(ins_ready),
     .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_sum})
   );
-  assign sf_tready = arb_tready[0] && hdr_valid;
+  assign sf_tready = arb_tready[0] && hdr_valid && hsum_valid;
   assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
   assign hof_pop = arb_tready[1];
 

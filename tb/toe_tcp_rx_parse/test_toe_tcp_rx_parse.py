@@ -2,7 +2,8 @@
 length 0-255 behind random NOP runs, and fully random option bytes) must each end,
 within a bound of cycles, either as one parsed segment (with the right MSS) or as one
 tcpInErrs drop, as a reference walk of RFC 9293 3.1 option rules says. One segment with
-options 01 01 b9 ff once wrapped the walk's position and stopped the parser for good."""
+options 01 01 b9 ff once wrapped the walk's position and stopped the parser for good.
+A segment with one bit flipped anywhere (bad checksum) must be a drop."""
 import random
 import struct
 from pathlib import Path
@@ -77,11 +78,16 @@ async def option_fuzz(dut):
     sink = tb.sink("m_axis", backpressure=0.2)
     dut.m_seg_ready.value = 1
     await tb.reset()
-    good = bad = 0
+    good = bad = corrupt = 0
     for opts in cases(rng):
         payload = bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 3 * w)))
         seg, padded = segment(opts, payload)
         ok, mss = ref_walk(padded)
+        if rng.random() < 0.15:                   # a flipped bit anywhere: bad checksum
+            at = rng.randrange(len(seg))
+            seg = seg[:at] + bytes([seg[at] ^ (1 << rng.randrange(8))]) + seg[at + 1:]
+            ok = False
+            corrupt += 1
         src.send_nowait(seg, tuser=ip_meta(len(seg)))
         # bound: the frame's beats with idle cycles, the checksum FIFO, and one walk step
         # per option byte
@@ -108,7 +114,7 @@ async def option_fuzz(dut):
             assert seen[0] == "err", f"options {opts.hex()}: malformed but delivered"
             bad += 1
         await FallingEdge(tb.clk)
-    assert good > 40 and bad > 100, (good, bad)
+    assert good > 40 and bad > 100 and corrupt > 30, (good, bad, corrupt)
     assert sink.empty()
 
 
