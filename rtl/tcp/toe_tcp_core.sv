@@ -19,13 +19,14 @@
 //     leaves nothing to send executes in the next cycle (ST_PRE) with its own few rules
 //     (ACK, window update, payload, delayed ACK), and its finish writes the record back
 //     while the next event is picked;
-//   slow path (4 cycles; +3 for an open's table request, +10 for the SipHash ISN of a new
-//     session): the pre stage (ST_PRE) computes every compare and sum of record, segment
+//   slow path (4 cycles, 5 when it may send data or a FIN; +3 for an open's table request,
+//     +10 for the SipHash ISN of a new session): the pre stage (ST_PRE) computes every compare and sum of record, segment
 //     and engine values for each case the step may take; the event step (ST_EXEC) applies
 //     the receive rules with them (acceptability, ACK, window update, RTT, payload, FIN,
 //     timers, the end of a connection) and chooses the segment an event must send (an
-//     ACK, a SYN-ACK, an RST, a probe); the send step decides data or a FIN (window, send
-//     rules, send queue, the timers sending arms); its finish, shared with the fast path,
+//     ACK, a SYN-ACK, an RST, a probe); the size step computes the send rule's sizes and
+//     compares, and the send step decides data or a FIN with them (window, send rules,
+//     send queue, the timers sending arms); its finish, shared with the fast path,
 //     arms the idle timer, sends the ACK that is due, moves the advertised edge, builds the
 //     segment command, tells the timer wheel, frees the record of a connection that can be
 //     released (its session-table release is queued and served before the next event
@@ -272,6 +273,7 @@ module toe_tcp_core
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic [SW-1:0] post_sid_reg; // the session in the post stage
   logic post_valid_reg, post_write_reg;   // the finish holds an event / writes its record
+  logic size_valid_reg;                    // the size step holds a slow event (the send step follows)
   logic send_valid_reg;                    // the send step holds a slow event (the finish follows)
   logic ev_writes_reg;                     // the event in the send step or the finish writes its record
   tcp_notif_t nt;
@@ -399,8 +401,10 @@ module toe_tcp_core
   // every event may change a deadline: it starts only when the wheel's queue has room
   // An event may be picked during the send step of another session's (whose record is
   // written a cycle later), not of its own: it would read the record before the write.
+  // None is picked during the size step: its step would overwrite the post stage's
+  // registers before the finish read them.
   logic [SW-1:0] pick_sid;
-  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0 &&
+  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0 && !size_valid_reg &&
                !(send_valid_reg && pick_sid == post_sid_reg);
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
@@ -619,17 +623,21 @@ module toe_tcp_core
   // 64 bits: 0.997 -> 0.995 of the wire; echo, one session at 512 bits: 0.33 -> 0.10).
   sess_t fs;                     // the record after it
   logic fast_ack_now, fast_ack_second, fast_data;
+  logic fast_waits_after;        // data or a FIN waits after it (wants_window of the record after)
   always_comb begin
     logic [31:0] seg_end_f;
-    logic seg_ev, ack_new, fits, sample;
+    logic seg_ev, ack_new, past_nxt, fits, sample;
     dack_t d;
     seg_ev = ev_reg == EV_SEG;
     seg_end_f = g.seq + 32'(g.length);
     ack_new = seg_ev && seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
+    past_nxt = seq_lt(s.snd_nxt, g.ack);
+    // wants_window(fs), with both values of SND.NXT compared at once (the ACK may bring it along)
+    fast_waits_after = (ack_new && past_nxt ? seq_lt(g.ack, s.tx_done) : data_waiting(s)) || (s.close_req && !s.fin_sent);
     fits = !s.ooo[0].on && seq_le(seg_end_f, s.rcv_adv);
     sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
     fast_data = seg_ev && g.length != '0;
-    fs = take_ack(s, g, ack_new, g.ack == s.snd_max, seq_lt(s.snd_nxt, g.ack),
+    fs = take_ack(s, g, ack_new, g.ack == s.snd_max, past_nxt,
                   seg_ev && wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack), g.window > s.max_sndwnd, now_us + s.rto);
     if (seg_ev && s.snd_una == s.snd_max) fs.retries = '0;
     // an app read that opened the window by a step: a window update
@@ -645,7 +653,7 @@ module toe_tcp_core
             g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
             !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
             !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
-            !wants_window(fs)) ||
+            !fast_waits_after) ||
            (ev_reg == EV_RD_WAKE && s.state == ESTABLISHED);
   end
 
@@ -1282,16 +1290,16 @@ module toe_tcp_core
     if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg} = '0;
   end
 
-  // ---------------- post stage: the send step and the finish ----------------
-  // After the event step, on its record: the send step (a slow event's own cycle) decides
-  // what to send (data, a FIN; the send queue when the command queue is long) and the
-  // timers that sending arms (retransmission, persist). The finish (every event, the fast
+  // ---------------- post stage: the size and send steps and the finish ----------------
+  // After the event step, on its record: the size and send steps (a slow event's own two
+  // cycles) decide what to send (data, a FIN; the send queue when the command queue is
+  // long) and the timers that sending arms (retransmission, persist). The finish (every event, the fast
   // path's in the cycle after its step) arms the idle timer, sends the ACK that is due (a
   // sent segment carries the delayed ACK), moves the advertised edge
   // (toe_tcp_rules_pkg::adv_edge) and builds the segment command with its window, tells the
   // timer wheel a changed deadline (and after every timer event: its entry was taken off),
-  // and writes the record back. The next event may be picked in the finish's cycle (not in
-  // the send step's): it reads the record as written there, and it needs room in the
+  // and writes the record back. The next event may be picked in the send step's cycle (not
+  // of the same session) or the finish's: it reads the record as written there, and it needs room in the
   // command and wheel queues beside this one's.
   sess_t post_sess_reg, fin_sess;
   logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg;
@@ -1313,15 +1321,18 @@ module toe_tcp_core
   // asked for or sent; a segment never adds either) skips the send step, which would find
   // nothing: after a loss every segment is out of order until the gap fills, and one of a
   // single session at 100G comes every 3.7 cycles (64 bytes), under the 4 of the send step
-  // (seg_rate data64, 1 session at 512 bits: 451 drops with it, 39 without).
+  // (seg_rate data64, 1 session at 512 bits: 451 drops with it, 39 without; stop 30, when
+  // the send step was one cycle).
   wire skip_send = state_reg == ST_EXEC && ev_reg == EV_SEG && !pre_reg.wants_window && !s.fin_sent;
   wire to_finish = fast_exec || skip_send;   // the event goes from its step to the finish
   always_ff @(posedge clk) begin
-    send_valid_reg <= exec && !to_finish;
+    size_valid_reg <= exec && !to_finish;
+    send_valid_reg <= size_valid_reg;
     step_done_reg <= exec;
     post_valid_reg <= to_finish || send_valid_reg;
     post_write_reg <= to_finish ? writes : send_valid_reg && ev_writes_reg;
     if (rst) begin
+      size_valid_reg <= 1'b0;
       send_valid_reg <= 1'b0;
       step_done_reg <= 1'b0;
       post_valid_reg <= 1'b0;
@@ -1381,32 +1392,57 @@ module toe_tcp_core
     post_read_all_reg <= pre_reg.read_all;
     post_rx_readable_reg <= pre_reg.rx_readable;
   end
-  // ---- the send step (a slow event's own cycle): data, then FIN, else the persist timer;
-  // a fast event sends nothing here and goes straight to the finish ----
+  // ---- the size step and the send step (a slow event's own two cycles): data, then FIN,
+  // else the persist timer; a fast event sends nothing here and goes straight to the finish.
+  // The size step computes on the record every size and compare the send step chooses by
+  // (the send rule, toe_tcp_rules_pkg::send_size, and the FIN's and persist timer's
+  // conditions); the send step applies the first that holds. The post stage's registers
+  // do not change in between (no event is picked in the size step). ----
+  send_t size_reg;
+  logic size_una_is_max_reg,   // nothing in flight: a running timer is the idle or persist timer, not the RTO
+        size_nxt_is_max_reg,   // no retransmission: an RTT sample may start
+        size_may_send_reg,     // the event asked for a send and the state allows data or a FIN
+        size_fin_reg,          // the FIN the app asked for may go (all data sent, window open)
+        size_fin_again_reg,    // the FIN goes again after going back
+        size_persist_reg;      // the persist timer starts (data waits for a zero window)
+  always_ff @(posedge clk) if (size_valid_reg) begin
+    logic window_open;
+    // a FIN needs window like a byte
+    window_open = pos(post_sess_reg.snd_una + 32'(post_sess_reg.snd_wnd) - post_sess_reg.snd_nxt) != '0;
+    // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
+    size_reg <= send_size(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max, post_sess_reg.tx_done,
+                          post_sess_reg.snd_wnd, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle,
+                          post_sws_override_reg);
+    size_una_is_max_reg <= post_sess_reg.snd_una == post_sess_reg.snd_max;
+    size_nxt_is_max_reg <= post_sess_reg.snd_nxt == post_sess_reg.snd_max;
+    size_may_send_reg <= post_try_send_reg && post_send_reg == SEND_NONE && post_sess_reg.state != FREE &&
+                         post_sess_reg.state != CLOSED && post_sess_reg.state != SYN_SENT &&
+                         post_sess_reg.state != SYN_RCVD && post_sess_reg.state != TIME_WAIT;
+    size_fin_reg <= post_sess_reg.close_req && !post_sess_reg.fin_sent && post_sess_reg.snd_nxt == post_sess_reg.tx_done &&
+                    post_tx_app_fixed_reg && post_sess_reg.tx_done == post_tx_app_reg && is_estab(post_sess_reg.state) &&
+                    window_open;
+    size_fin_again_reg <= post_sess_reg.fin_sent && post_sess_reg.snd_nxt == post_sess_reg.tx_done &&
+                          post_sess_reg.snd_max == post_sess_reg.tx_done + 1 && window_open;
+    size_persist_reg <= wants_window(post_sess_reg) && post_sess_reg.snd_wnd == '0 &&
+                        post_sess_reg.snd_una == post_sess_reg.snd_max &&
+                        (!post_sess_reg.tmr_on || !post_persist_before_reg);
+  end
   sess_t sent_sess, sent_sess_reg;
   send_e sent_send, sent_send_reg;
   logic [31:0] sent_seq, sent_seq_reg;
   logic [15:0] sent_len, sent_len_reg;
   logic sent_sendq, sent_sendq_reg;
   always_comb begin
-    logic idle_before, window_open;
     send_t sz;
+    sz = size_reg;
     sent_sess = post_sess_reg;
     sent_send = post_send_reg;
     sent_seq = post_seq_reg;
     sent_len = '0;
     sent_sendq = 1'b0;
-    // nothing was in flight: a running timer is the idle or persist timer, not the RTO
-    idle_before = post_sess_reg.snd_una == post_sess_reg.snd_max;
-    // a FIN needs window like a byte
-    window_open = pos(post_sess_reg.snd_una + 32'(post_sess_reg.snd_wnd) - post_sess_reg.snd_nxt) != '0;
-    // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-    sz = send_size(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max, post_sess_reg.tx_done,
-                   post_sess_reg.snd_wnd, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle, post_sws_override_reg);
-    if (post_try_send_reg && sent_send == SEND_NONE && sent_sess.state != FREE && sent_sess.state != CLOSED &&
-        sent_sess.state != SYN_SENT && sent_sess.state != SYN_RCVD && sent_sess.state != TIME_WAIT) begin
+    if (size_may_send_reg) begin
       if (sz.held) begin
-        if (sent_sess.snd_una == sent_sess.snd_max && !sent_sess.tmr_on) begin
+        if (size_una_is_max_reg && !sent_sess.tmr_on) begin
           sent_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
           sent_sess.tmr_at = now_us + sent_sess.rto;
         end
@@ -1420,14 +1456,14 @@ module toe_tcp_core
         sent_send = SEND_DATA;
         sent_seq = sent_sess.snd_nxt;
         sent_len = sz.len;
-        if (!sent_sess.rtt_on && sent_sess.snd_nxt == sent_sess.snd_max) begin
+        if (!sent_sess.rtt_on && size_nxt_is_max_reg) begin
           sent_sess.rtt_on = 1'b1;
           sent_sess.rtt_seq = sent_sess.snd_nxt;
           sent_sess.rtt_t0 = now_us;
         end
         sent_sess.snd_nxt = sz.nxt;
         sent_sess.snd_max = sz.max;
-        if (!sent_sess.tmr_on || idle_before) begin
+        if (!sent_sess.tmr_on || size_una_is_max_reg) begin
           sent_sess.tmr_on = 1'b1;
           sent_sess.tmr_at = now_us + sent_sess.rto;
           sent_sess.retries = '0;
@@ -1436,25 +1472,23 @@ module toe_tcp_core
           sent_sess.in_sendq = 1'b1;
           sent_sendq = 1'b1;
         end
-      end else if (sent_sess.close_req && !sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && post_tx_app_fixed_reg && sent_sess.tx_done == post_tx_app_reg &&
-                   is_estab(sent_sess.state) && window_open) begin
+      end else if (size_fin_reg) begin
         sent_send = SEND_FIN;
         sent_seq = sent_sess.snd_nxt;
         sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
         sent_sess.snd_max = sent_sess.snd_nxt;
         sent_sess.fin_sent = 1'b1;
         sent_sess.state = sent_sess.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
-        if (!sent_sess.tmr_on || idle_before) begin
+        if (!sent_sess.tmr_on || size_una_is_max_reg) begin
           sent_sess.tmr_on = 1'b1;
           sent_sess.tmr_at = now_us + sent_sess.rto;
           sent_sess.retries = '0;
         end
-      end else if (sent_sess.fin_sent && sent_sess.snd_nxt == sent_sess.tx_done && sent_sess.snd_max == sent_sess.tx_done + 1 && window_open) begin
+      end else if (size_fin_again_reg) begin
         sent_send = SEND_FIN;             // FIN retransmission after going back
         sent_seq = sent_sess.snd_nxt;
         sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
-      end else if (wants_window(sent_sess) && sent_sess.snd_wnd == '0 && sent_sess.snd_una == sent_sess.snd_max &&
-                   (!sent_sess.tmr_on || !(post_persist_before_reg))) begin
+      end else if (size_persist_reg) begin
         sent_sess.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
         sent_sess.tmr_at = now_us + sent_sess.rto;
       end
@@ -1709,6 +1743,10 @@ module toe_tcp_core
     assert (fin_sess.dack_defers == '0 || fin_sess.dack_on)
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
   end
+  // the fast path's parallel form of wants_window on its record after the ACK
+  always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG)
+    assert (fast_waits_after == wants_window(fs))
+      else $error("toe_tcp_core: session %0d fast path's wants_window differs", sid_reg);
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
