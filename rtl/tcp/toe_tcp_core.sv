@@ -28,10 +28,10 @@
 //     compares, and the send step decides data or a FIN with them (window, send rules,
 //     send queue, the timers sending arms); its finish, shared with the fast path,
 //     arms the idle timer, sends the ACK that is due, moves the advertised edge, builds the
-//     segment command, tells the timer wheel, frees the record of a connection that can be
-//     released (its session-table release is queued and served before the next event
-//     starts) and writes the record back while the next event is picked, which reads it as
-//     written.
+//     segment command, frees the record of a connection that can be released (its
+//     session-table release is queued and served before the next event starts) and writes
+//     the record back while the next event is picked, which reads it as written; the arm
+//     step, a cycle later, tells the timer wheel a changed deadline.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
@@ -343,7 +343,8 @@ module toe_tcp_core
   // and the finish, so room is kept whenever either holds an event).
   wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg);
   wire cmd_room = cmd_count < 5'd16;
-  wire arm_room = arm_count_reg + 4'(post_write_reg) + 4'(send_valid_reg && ev_writes_reg) < 4'd8;
+  logic arm_step_reg;   // the arm step (the cycle after a finish that wrote its record) holds an event
+  wire arm_room = arm_count_reg + 4'(post_write_reg) + 4'(send_valid_reg && ev_writes_reg) + 4'(arm_step_reg) < 4'd8;
   // Data is sent only while the segment command queue is short (fewer than four): the
   // queue drains at the wire's pace, and data commands that filled it would shut out the
   // received segments (the peer's ACKs) that need one command each, until the input FIFO
@@ -371,8 +372,26 @@ module toe_tcp_core
   tcp_close_req_t close_reg;
   tcp_ring_job_t done_reg;
 
-  logic [N_EV-1:0] ev_valid;
-  assign ev_valid = {told_valid,                                                     // told
+  // The session of each kind of event (an open's comes from the session table later). An
+  // event whose session is in the send step waits (ev_busy): it would read the record
+  // before the finish writes it; other sessions' events may be picked then. The compares
+  // are made beside the grant, not on the session it picks.
+  logic [SW-1:0] ev_sid [N_EV];
+  assign ev_sid[EV_RD_WAKE] = SW'(rxread_wake_session);
+  assign ev_sid[EV_TXW_DONE] = SW'(s_txw_done.session);
+  assign ev_sid[EV_OPEN] = '0;
+  assign ev_sid[EV_CLOSE] = SW'(close_req.session);
+  assign ev_sid[EV_TX_WAKE] = SW'(txreq_wake_session);
+  assign ev_sid[EV_SEG] = SW'(s_seg.session);
+  assign ev_sid[EV_SENDQ] = sq_sid;
+  assign ev_sid[EV_TIMER] = fire_sid;
+  assign ev_sid[EV_DBG] = SW'(dbg_req);
+  assign ev_sid[EV_TOLD] = SW'(told_session);
+  logic [N_EV-1:0] ev_busy, ev_valid;
+  for (genvar i = 0; i < N_EV; i++) begin : g_busy
+    assign ev_busy[i] = i != EV_OPEN && send_valid_reg && ev_sid[i] == post_sid_reg;
+  end
+  assign ev_valid = ~ev_busy & {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
                      fire_valid && cmd_room && q_notif_ready && rxw_room,        // timer
                      sq_valid && cmd_room && sendq_room,                         // send queue
@@ -398,14 +417,11 @@ module toe_tcp_core
     for (int i = 0; i < N_EV; i++) kind |= ev_grant[i] ? 4'(i) : 4'd0;
     ev_pick = event_e'(kind);
   end
-  // every event may change a deadline: it starts only when the wheel's queue has room
-  // An event may be picked during the send step of another session's (whose record is
-  // written a cycle later), not of its own: it would read the record before the write.
+  // every event may change a deadline: it starts only when the wheel's queue has room.
   // None is picked during the size step: its step would overwrite the post stage's
   // registers before the finish read them.
   logic [SW-1:0] pick_sid;
-  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0 && !size_valid_reg &&
-               !(send_valid_reg && pick_sid == post_sid_reg);
+  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0 && !size_valid_reg;
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
   assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
@@ -1296,11 +1312,11 @@ module toe_tcp_core
   // long) and the timers that sending arms (retransmission, persist). The finish (every event, the fast
   // path's in the cycle after its step) arms the idle timer, sends the ACK that is due (a
   // sent segment carries the delayed ACK), moves the advertised edge
-  // (toe_tcp_rules_pkg::adv_edge) and builds the segment command with its window, tells the
-  // timer wheel a changed deadline (and after every timer event: its entry was taken off),
-  // and writes the record back. The next event may be picked in the send step's cycle (not
-  // of the same session) or the finish's: it reads the record as written there, and it needs room in the
-  // command and wheel queues beside this one's.
+  // (toe_tcp_rules_pkg::adv_edge), builds the segment command with its window and writes
+  // the record back; the arm step after it tells the timer wheel a changed deadline (and
+  // after every timer event: its entry was taken off). The next event may be picked in the
+  // send step's cycle (not of the same session) or the finish's: it reads the record as
+  // written there, and it needs room in the command and wheel queues beside this one's.
   sess_t post_sess_reg, fin_sess;
   logic [31:0] post_was_rcv_nxt_reg, post_old_at_reg, post_rx_read_reg, post_tx_first_reg;
   logic [16:0] post_want_seen_reg;
@@ -1516,7 +1532,7 @@ module toe_tcp_core
     end
   end
   // ---- the finish (every event): idle timer, ACK, advertised edge, segment command,
-  // timer wheel, record write ----
+  // record write ----
   always_comb begin
     fin_sess = sent_sess_reg;
     // ---- release when ended, told, and no ring job in flight (see post_quiet_reg) ----
@@ -1580,10 +1596,29 @@ module toe_tcp_core
     endcase
     do_cmd = post_valid_reg && send_post != SEND_NONE;
     if (!post_write_reg) do_sendq = 1'b0;
-    arm_in = '{sid: post_sid_reg, on: deadline_on(fin_sess), at: deadline_at(fin_sess)};
-    do_arm = post_write_reg && (post_arm_force_reg || arm_in.on != post_old_on_reg ||
-                                (arm_in.on && arm_in.at != post_old_at_reg));
   end
+
+  // ---- the arm step (the cycle after the finish): the timer wheel is told the session's
+  // earliest deadline when it changed, and after every timer event (its entry was taken
+  // off), from the record the finish wrote ----
+  sess_t arm_sess_reg;   // only its timer fields and state are read (the rest is pruned)
+  logic [SW-1:0] arm_sid_reg;
+  logic arm_force_reg, arm_old_on_reg;
+  logic [31:0] arm_old_at_reg;
+  always_ff @(posedge clk) begin
+    arm_step_reg <= post_write_reg;
+    if (post_write_reg) begin
+      arm_sess_reg <= fin_sess;
+      arm_sid_reg <= post_sid_reg;
+      arm_force_reg <= post_arm_force_reg;
+      arm_old_on_reg <= post_old_on_reg;
+      arm_old_at_reg <= post_old_at_reg;
+    end
+    if (rst) arm_step_reg <= 1'b0;
+  end
+  assign arm_in = '{sid: arm_sid_reg, on: deadline_on(arm_sess_reg), at: deadline_at(arm_sess_reg)};
+  assign do_arm = arm_step_reg && (arm_force_reg || arm_in.on != arm_old_on_reg ||
+                                   (arm_in.on && arm_in.at != arm_old_at_reg));
 
   // RX delivery: a new connection's RX_DONE, the drop bit of every record written, and
   // RX_DONE read with the record
@@ -1645,12 +1680,10 @@ module toe_tcp_core
     if (state_reg == ST_INIT) wr_sess = '0;
   end
   // the session of the granted event (an open's comes from the session table later)
-  assign pick_sid =
-    ({SW{ev_grant[EV_SEG]}} & SW'(s_seg.session)) | ({SW{ev_grant[EV_RD_WAKE]}} & SW'(rxread_wake_session)) |
-    ({SW{ev_grant[EV_TXW_DONE]}} & SW'(s_txw_done.session)) | ({SW{ev_grant[EV_CLOSE]}} & SW'(close_req.session)) |
-    ({SW{ev_grant[EV_TX_WAKE]}} & SW'(txreq_wake_session)) | ({SW{ev_grant[EV_SENDQ]}} & sq_sid) |
-    ({SW{ev_grant[EV_DBG]}} & SW'(dbg_req)) | ({SW{ev_grant[EV_TOLD]}} & SW'(told_session)) |
-    ({SW{ev_grant[EV_TIMER]}} & fire_sid);
+  always_comb begin
+    pick_sid = '0;
+    for (int i = 0; i < N_EV; i++) pick_sid |= {SW{ev_grant[i]}} & ev_sid[i];
+  end
   // the record is read in the cycle an event starts (or, for an open, when the table answers)
   assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;
 

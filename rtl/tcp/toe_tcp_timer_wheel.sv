@@ -124,11 +124,16 @@ module toe_tcp_timer_wheel #(
   logic [SLOTS-1:0] occ_reg;
   wire far_behind = TW'(now_tick - cursor_reg) > TW'(SLOTS);
   wire [GW-1:0] group_occ = occ_reg[{cur_slot[KW-1:GB], {GB{1'b0}}} +: GW];
-  wire [GW-1:0] rest_occ = group_occ >> cur_slot[GB-1:0];
-  logic [GB:0] empty_run;                        // empty slots from the cursor's to the group's end
+  // the group's occupied slots at or after the cursor's, and the first of them (one-hot,
+  // by the lowest-set-bit identity x & -x: a carry chain, not a priority chain of GW)
+  wire [GW-1:0] at_or_after = group_occ & ~((GW'(1) << cur_slot[GB-1:0]) - GW'(1));
+  wire [GW-1:0] first_occ = at_or_after & (~at_or_after + GW'(1));
+  logic [GB:0] empty_run;                        // empty slots from the cursor's to the next occupied one or the group's end
   always_comb begin
-    empty_run = (GB+1)'(GW) - (GB+1)'(cur_slot[GB-1:0]);
-    for (int i = GW - 1; i >= 0; i--) if (rest_occ[i]) empty_run = (GB+1)'(i);
+    logic [GB-1:0] first_at;
+    first_at = '0;
+    for (int i = 0; i < GW; i++) first_at |= first_occ[i] ? GB'(i) : '0;
+    empty_run = (at_or_after == '0 ? (GB+1)'(GW) : (GB+1)'(first_at)) - (GB+1)'(cur_slot[GB-1:0]);
   end
   logic [GB:0] empty_run_reg;
   logic run_ok_reg;
