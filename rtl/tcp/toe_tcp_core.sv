@@ -341,10 +341,11 @@ module toe_tcp_core
   // after the next event may have been picked (in the send step's cycle or the finish's):
   // that one needs room beside them (whether the finish sends is decided in the send step
   // and the finish, so room is kept whenever either holds an event).
-  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg);
+  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg) + 5'(size_valid_reg);
   wire cmd_room = cmd_count < 5'd16;
   logic arm_step_reg;   // the arm step (the cycle after a finish that wrote its record) holds an event
-  wire arm_room = arm_count_reg + 4'(post_write_reg) + 4'(send_valid_reg && ev_writes_reg) + 4'(arm_step_reg) < 4'd8;
+  wire arm_room = arm_count_reg + 4'(post_write_reg) + 4'((size_valid_reg || send_valid_reg) && ev_writes_reg) +
+                  4'(arm_step_reg) < 4'd8;
   // Data is sent only while the segment command queue is short (fewer than four): the
   // queue drains at the wire's pace, and data commands that filled it would shut out the
   // received segments (the peer's ACKs) that need one command each, until the input FIFO
@@ -373,8 +374,8 @@ module toe_tcp_core
   tcp_ring_job_t done_reg;
 
   // The session of each kind of event (an open's comes from the session table later). An
-  // event whose session is in the send step waits (ev_busy): it would read the record
-  // before the finish writes it; other sessions' events may be picked then. The compares
+  // event whose session is in the size or send step waits (ev_busy): it would read the
+  // record before the finish writes it; other sessions' events may be picked then. The compares
   // are made beside the grant, not on the session it picks.
   logic [SW-1:0] ev_sid [N_EV];
   assign ev_sid[EV_RD_WAKE] = SW'(rxread_wake_session);
@@ -389,7 +390,7 @@ module toe_tcp_core
   assign ev_sid[EV_TOLD] = SW'(told_session);
   logic [N_EV-1:0] ev_busy, ev_valid;
   for (genvar i = 0; i < N_EV; i++) begin : g_busy
-    assign ev_busy[i] = i != EV_OPEN && send_valid_reg && ev_sid[i] == post_sid_reg;
+    assign ev_busy[i] = i != EV_OPEN && (size_valid_reg || send_valid_reg) && ev_sid[i] == post_sid_reg;
   end
   assign ev_valid = ~ev_busy & {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
@@ -418,10 +419,11 @@ module toe_tcp_core
     ev_pick = event_e'(kind);
   end
   // every event may change a deadline: it starts only when the wheel's queue has room.
-  // None is picked during the size step: its step would overwrite the post stage's
-  // registers before the finish read them.
+  // An event picked during the size step takes the slow path (slow_only_reg): a fast step
+  // would overwrite the post stage's registers before the finish read them.
   logic [SW-1:0] pick_sid;
-  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0 && !size_valid_reg;
+  logic slow_only_reg;
+  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0;
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
   assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
@@ -665,12 +667,13 @@ module toe_tcp_core
       {fs, fast_ack_now, fast_ack_second} = {d.x, d.now, d.second};
       fs.rcv_nxt = seg_end_f;
     end
-    fast = (seg_ev && !new_reg && found_now && s.state == ESTABLISHED &&
-            g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
-            !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
-            !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
-            !fast_waits_after) ||
-           (ev_reg == EV_RD_WAKE && s.state == ESTABLISHED);
+    fast = !slow_only_reg &&
+           ((seg_ev && !new_reg && found_now && s.state == ESTABLISHED &&
+             g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
+             !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
+             !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
+             !fast_waits_after) ||
+            (ev_reg == EV_RD_WAKE && s.state == ESTABLISHED));
   end
 
   // ---------------- slow path: the pre stage ----------------
@@ -1700,6 +1703,7 @@ module toe_tcp_core
         found_reg <= 1'b1;
         new_reg <= 1'b0;
         seg_reg <= s_seg.seg;
+        slow_only_reg <= size_valid_reg;
         if (ev_pick == EV_SEG) begin
           found_reg <= s_seg.found;
           new_reg <= s_seg.is_new;

@@ -202,9 +202,12 @@ package toe_tcp_pkg;
   function automatic int unsigned burst_beats_max(input int unsigned data_w);
     return (4096 / (data_w / 8)) < 256 ? 4096 / (data_w / 8) : 256;
   endfunction
+  function automatic logic [16:0] beats_to_boundary(input logic [31:0] word, input int unsigned data_w);
+    return 17'(burst_beats_max(data_w)) - 17'(word % burst_beats_max(data_w));
+  endfunction
   function automatic logic [8:0] next_burst(input logic [31:0] word, input logic [16:0] left,
                                             input int unsigned data_w);
-    logic [16:0] to_boundary = 17'(burst_beats_max(data_w)) - 17'(word % burst_beats_max(data_w));
+    logic [16:0] to_boundary = beats_to_boundary(word, data_w);
     return 9'(to_boundary < left ? to_boundary : left);
   endfunction
 

@@ -107,8 +107,12 @@ module toe_tcp_ring_writer
   wire [17:0] s_stream = 18'(s_job.skip) + 18'(s_job.length);
   wire [16:0] job_out_beats = 17'((18'(s_start[OW-1:0]) + s_stream + 18'(W - 1)) >> OW);
   wire [16:0] job_in_beats  = 17'((s_stream + 18'(W - 1)) >> OW);
-  wire [8:0] burst_to_boundary = next_burst(32'(word_reg), out_left_reg, DATA_W);
-  wire [8:0] burst = burst_to_boundary > 9'(IN_BEATS) ? 9'(IN_BEATS) : burst_to_boundary;
+  // The next burst: the fewest of the job's output beats left, the beats to the burst
+  // boundary (next_burst's rule) and IN_BEATS, compared side by side (no compare waits
+  // for another's minimum).
+  wire [16:0] to_boundary = beats_to_boundary(32'(word_reg), DATA_W);
+  wire left_least = out_left_reg <= to_boundary && out_left_reg <= 17'(IN_BEATS);
+  wire [8:0] burst = left_least ? 9'(out_left_reg) : to_boundary <= 17'(IN_BEATS) ? 9'(to_boundary) : 9'(IN_BEATS);
 
   // The pending-completion FIFO: {job, bursts}; sized for the bursts a job can make.
   logic pend_ready, pend_valid, pend_push;
@@ -145,9 +149,12 @@ module toe_tcp_ring_writer
   assign in_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
 
   // A burst is requested only once every input beat it takes is in the FIFO (or the
-  // frame's end is, for a frame shorter than its job), so W never waits on the source.
-  wire [16:0] burst_in_beats = 17'(burst) < in_left_reg ? 17'(burst) : in_left_reg;
-  wire burst_here = !need_in || in_lasts_reg != '0 || 17'(in_count_reg) >= burst_in_beats;
+  // frame's end is, for a frame shorter than its job), so W never waits on the source: at
+  // least as many as the fewest of the burst's length and the input beats left, i.e. at
+  // least as many as one of them (each compared with the count at once).
+  wire [16:0] in_count = 17'(in_count_reg);
+  wire burst_here = !need_in || in_lasts_reg != '0 || in_count >= out_left_reg || in_count >= to_boundary ||
+                    in_count >= 17'(IN_BEATS) || in_count >= in_left_reg;
   assign m_axi_awvalid = state_reg == ST_ADDR && burst_here;
   assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
   assign m_axi_awlen = 8'(burst - 9'd1);
@@ -230,6 +237,12 @@ module toe_tcp_ring_writer
   end
 
 `ifndef SYNTHESIS
+  // the burst is next_burst's, capped at IN_BEATS
+  always @(posedge clk) if (!rst && m_axi_awvalid) begin
+    assert (burst == (next_burst(32'(word_reg), out_left_reg, DATA_W) > 9'(IN_BEATS) ? 9'(IN_BEATS) :
+                      next_burst(32'(word_reg), out_left_reg, DATA_W)))
+      else $error("toe_tcp_ring_writer: burst length differs from next_burst");
+  end
   // Inside a burst the W channel never waits on the source: its beats were all here.
   always @(posedge clk) if (!rst && state_reg == ST_DATA && need_in)
     assert (in_tvalid) else $error("toe_tcp_ring_writer: W waits for input inside a burst");
