@@ -68,7 +68,10 @@ module toe_tcp_ring_reader
   wire [8:0] burst = next_burst(32'(ar_word_reg), ar_left_reg, DATA_W);
   assign s_job_ready = !ar_busy_reg && infl_ready;
   wire job_take = s_job_valid && s_job_ready;
-  assign m_axi_arvalid = ar_busy_reg && credit_reg >= ($clog2(RBUF)+1)'(burst);
+  // room for the burst in the read buffer: the credit covers the fewer of the beats to the
+  // boundary and the beats left, i.e. one of them (both compared at once, not after the min)
+  wire [16:0] credit = 17'(credit_reg);
+  assign m_axi_arvalid = ar_busy_reg && (credit >= beats_to_boundary(32'(ar_word_reg), DATA_W) || credit >= ar_left_reg);
   assign m_axi_araddr = ADDR_W'(ar_job_reg.base) + ADDR_W'({ar_word_reg, {OW{1'b0}}});
   assign m_axi_arlen = 8'(burst - 9'd1);
   always_ff @(posedge clk) begin
