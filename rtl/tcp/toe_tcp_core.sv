@@ -19,19 +19,21 @@
 //     leaves nothing to send executes in the next cycle (ST_PRE) with its own few rules
 //     (ACK, window update, payload, delayed ACK), and its finish writes the record back
 //     while the next event is picked;
-//   slow path (4 cycles, 5 when it may send data or a FIN; +3 for an open's table request,
-//     +10 for the SipHash ISN of a new session): the pre stage (ST_PRE) computes every compare and sum of record, segment
-//     and engine values for each case the step may take; the event step (ST_EXEC) applies
-//     the receive rules with them (acceptability, ACK, window update, RTT, payload, FIN,
-//     timers, the end of a connection) and chooses the segment an event must send (an
-//     ACK, a SYN-ACK, an RST, a probe); the size step computes the send rule's sizes and
-//     compares, and the send step decides data or a FIN with them (window, send rules,
-//     send queue, the timers sending arms); its finish, shared with the fast path,
-//     arms the idle timer, sends the ACK that is due, moves the advertised edge, builds the
-//     segment command, frees the record of a connection that can be released (its
-//     session-table release is queued and served before the next event starts) and writes
-//     the record back while the next event is picked, which reads it as written; the arm
-//     step, a cycle later, tells the timer wheel a changed deadline.
+//   slow path (4 cycles, 5 when it may send data or a FIN; +3 for an open's table
+//     request, +10 for the SipHash ISN of a new session): the pre stage (ST_PRE)
+//     computes every compare and sum of record, segment and engine values for each
+//     case the step may take; the event step (ST_EXEC) applies the receive rules
+//     with them (acceptability, ACK, window update, RTT, payload, FIN, timers, the
+//     end of a connection) and chooses the segment an event must send (an ACK, a
+//     SYN-ACK, an RST, a probe); the size step computes the send rule's sizes and
+//     compares, and the send step decides data or a FIN with them (window, send
+//     rules, send queue, the timers sending arms); its finish, shared with the fast
+//     path, arms the idle timer, sends the ACK that is due, moves the advertised
+//     edge, builds the segment command, frees the record of a connection that can be
+//     released (its session-table release is queued and served before the next event
+//     starts) and writes the record back while the next event is picked, which reads
+//     it as written; the arm step, a cycle later, tells the timer wheel a changed
+//     deadline.
 // RX ring bytes are addressed by sequence number modulo RING_BYTES, and so are TX ring
 // bytes; the receive window is the free RX ring space (at most 65535, no window scaling).
 // A send request refused with TX_NO_SPACE is remembered (toe_tcp_tx_req's TX_WANT), and the
@@ -338,9 +340,10 @@ module toe_tcp_core
   // outputs: a read completion must get through while the app waits for notifications.
   wire rxw_room = rxw_count_reg <= 5'd13;
   // The segment command and the timer wheel's entry of an event are pushed by its finish,
-  // after the next event may have been picked (in the send step's cycle or the finish's):
-  // that one needs room beside them (whether the finish sends is decided in the send step
-  // and the finish, so room is kept whenever either holds an event).
+  // after the next event may have been picked (in the size step's, the send step's or the
+  // finish's cycle): that one needs room beside them (whether the finish sends is decided
+  // in the send step and the finish, so room is kept whenever one of them holds an event;
+  // the wheel's entry is pushed by the arm step after the finish).
   wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg) + 5'(size_valid_reg);
   wire cmd_room = cmd_count < 5'd16;
   logic arm_step_reg;   // the arm step (the cycle after a finish that wrote its record) holds an event
@@ -375,8 +378,8 @@ module toe_tcp_core
 
   // The session of each kind of event (an open's comes from the session table later). An
   // event whose session is in the size or send step waits (ev_busy): it would read the
-  // record before the finish writes it; other sessions' events may be picked then. The compares
-  // are made beside the grant, not on the session it picks.
+  // record before the finish writes it; other sessions' events may be picked then. The
+  // compares are made beside the grant, not on the session it picks.
   logic [SW-1:0] ev_sid [N_EV];
   assign ev_sid[EV_RD_WAKE] = SW'(rxread_wake_session);
   assign ev_sid[EV_TXW_DONE] = SW'(s_txw_done.session);
