@@ -55,7 +55,7 @@ module toe_tcp_rx_parse
     .terms({iph.src_ip[31:16], iph.src_ip[15:0], iph.dst_ip[31:16], iph.dst_ip[15:0],
             16'(IP_PROTO_TCP), ipm.length}),
     .sum(seed));
-  localparam int unsigned CSUM_LATENCY = DATA_W > 128 ? 2 : 0;
+  localparam int unsigned CSUM_LATENCY = tcp_csum_latency(DATA_W);
   logic [15:0] sum;
   logic sum_valid;
   wire in_take = s_axis_tvalid && s_axis_tready;

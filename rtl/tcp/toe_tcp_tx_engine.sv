@@ -100,7 +100,7 @@ module toe_tcp_tx_engine
   wire pl_take = pl_tvalid && pl_tready;
   assign pend_pop = pl_take && pl_tlast;
 
-  localparam int unsigned CSUM_LATENCY = DATA_W > 128 ? 2 : 0;
+  localparam int unsigned CSUM_LATENCY = tcp_csum_latency(DATA_W);
   logic [15:0] pl_sum;
   logic pl_sum_valid;
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
