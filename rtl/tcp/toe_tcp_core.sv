@@ -364,8 +364,8 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 10;
-  typedef enum logic [2:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
-                            ST_EXEC} state_e;
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
+                            ST_EXEC, ST_TAIL} state_e;
   state_e state_reg;
   event_e ev_reg;
   logic [SW:0] init_reg;
@@ -472,20 +472,15 @@ module toe_tcp_core
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
   logic step_done_reg, post_new_reg;
   assign half_open = half_open_reg + (SID_W+1)'(((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ||
-                                                   state_reg == ST_PRE || state_reg == ST_EXEC) &&
+                                                   state_reg == ST_PRE || state_reg == ST_EXEC ||
+                                                   state_reg == ST_TAIL) &&
                                                   ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg));
 
   // ---------------- the event step ----------------
-  sess_t s, ns;
+  sess_t s;
   tcp_seg_t g;
   assign s = rd_sess;
   assign g = seg_reg;
-  logic end_marker;        // the connection ends in this step: queue the final marker
-  logic [2:0] end_tag;     // the notification the marker gives
-  logic rx_init;           // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
-  logic [31:0] rx_first;   // its first sequence number
-  logic tx_init;           // the step makes a new connection's TX_APP (ISN + 1)
-  logic tx_clear_want;     // the step gave NOTIF_TX_SPACE for the TX_WANT it read
   // The engines' fields are read with the record, in the cycle after the pick (ST_PRE):
   // RX_DONE (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and
   // readable (toe_tcp_rx_read's), TX_APP, TX_WANT and sendable (toe_tcp_tx_req's). TX_APP is
@@ -493,31 +488,60 @@ module toe_tcp_core
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
   wire [16:0] tx_want = txreq_rd_tx_want;
-  // the fast path's event executes in ST_PRE, the slow path's a cycle later in ST_EXEC
+  // the fast path's event executes in ST_PRE; the slow path's step runs a cycle later in
+  // ST_EXEC, and its outputs come from ST_TAIL after it
   logic fast;
   wire fast_exec = state_reg == ST_PRE && fast;
-  wire exec = state_reg == ST_EXEC || fast_exec;
+  wire exec = state_reg == ST_TAIL || fast_exec;   // the event's outputs: record, queues, post stage
   // A segment's session as the lookup found it may have been released or reused since:
   // it is the segment's only if the record holds the segment's tuple (or was just made).
   wire seg_tuple_ok = new_reg || (rd_sess.remote_ip == seg_reg.remote_ip &&
                                   rd_sess.remote_port == seg_reg.remote_port && rd_sess.local_port == seg_reg.local_port);
   wire found_now = found_reg && (ev_reg != EV_SEG || seg_tuple_ok);   // in ST_PRE (pre_reg.found after)
-  logic c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
-        c_half_open, c_ooo;
 
   // What to send, decided during the step and built at its end (with the final window).
   typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
-  send_e send;
-  logic [31:0] send_seq, rst_ack;
-  logic rst_with_ack;
-  logic rst_to_seg;              // the RST goes to the segment's tuple, not the record's
-  // what the event step leaves to the send step (post stage)
-  logic try_send;                // data or a FIN may go
-  logic sws_override;            // the SWS override timer fired: send what fits
-  logic ack_now;                 // an ACK is due (unless another segment goes)
-  logic ack_second;              // the ACK of a second full-sized segment is due: it rides on
-                                 // the session's data when that waits in the send queue
-  logic heard;                   // an acceptable ACK: restarts the keepalive timer
+  // the counters an event step moves
+  typedef struct packed {
+    logic active, passive, fail, estab_rst, rst, retrans, wdrop, chall, badflags, apperr, mss_clamp, half_open, ooo;
+  } step_count_t;
+  // An event step's result: the record and every output
+  typedef struct packed {
+    sess_t         ns;             // the record after it
+    send_e         send;           // the segment it chose (or none)
+    logic [31:0]   send_seq, rst_ack;
+    logic          rst_with_ack;
+    logic          rst_to_seg;     // the RST goes to the segment's tuple, not the record's
+    logic          do_notif;       // a notification, of this kind and length
+    tcp_notif_kind_e notif_kind;
+    logic [15:0]   notif_length;
+    logic          do_rxw, do_rxw2; // RX writer jobs (the second: the end marker after payload)
+    tcp_ring_job_t rxw;
+    logic          do_steer, steer_accept;   // the segment's payload verdict
+    logic          do_openrsp, open_ok;      // the answer to an app's open
+    logic          do_dbg;
+    step_count_t   count;
+    // what it leaves to the send step (post stage)
+    logic          try_send;       // data or a FIN may go
+    logic          sws_override;   // the SWS override timer fired: send what fits
+    logic          ack_now;        // an ACK is due (unless another segment goes)
+    logic          ack_second;     // the ACK of a second full-sized segment is due: it rides on
+                                   // the session's data when that waits in the send queue
+    logic          heard;          // an acceptable ACK: restarts the keepalive timer
+    // what its kind's step leaves to the tail
+    logic          end_marker;     // the connection ends in this step: queue the final marker
+    logic [2:0]    end_tag;        // the notification the marker gives
+    logic          peer_fin;       // the end marker tells the peer's FIN (the receive side ends only)
+    logic          gave_up;        // a timer gave up: abort
+    logic          una_from_ack;   // SND.UNA becomes SEG.ACK
+    logic          rx_init;        // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
+    logic [31:0]   rx_first;       // its first sequence number
+    logic          tx_init;        // the step makes a new connection's TX_APP (ISN + 1)
+    logic          tx_clear_want;  // the step gave NOTIF_TX_SPACE for the TX_WANT it read
+  } step_t;
+  step_t step_c;     // the slow step of the event's kind (ST_EXEC)
+  step_t step_reg;   // kept for ST_TAIL
+  step_t step;       // the event's outputs (ST_TAIL, or the fast path's in ST_PRE)
   // the segment the send step sends (the event step's or data/FIN), its sequence number, length
   send_e send_post;
   logic [31:0] seq_post;
@@ -626,7 +650,7 @@ module toe_tcp_core
   pre_t pre, pre_reg;
   // the step writes the session back (not for segments and opens that found none; the
   // fast path's always found it)
-  wire writes = fast_exec || (state_reg == ST_EXEC && pre_reg.found);
+  wire writes = fast_exec || (state_reg == ST_TAIL && pre_reg.found);
 
   // ---------------- RX fast path ----------------
   // The common segment of a bulk transfer: an in-order segment or pure ACK of an
@@ -680,11 +704,13 @@ module toe_tcp_core
   end
 
   // ---------------- slow path: the pre stage ----------------
-  // The slow path's event step takes two cycles. In the first (ST_PRE, beside the fast
+  // The slow path's event step takes three cycles. In the first (ST_PRE, beside the fast
   // path) every rule that compares or adds fields of the record, the segment and the
   // engines' values is computed at once, for each case the step may take, and kept in
-  // pre_reg; in the second (ST_EXEC) the step chooses among them. The record and the
-  // segment are the same in both cycles (a finish in between writes another session's).
+  // pre_reg; in the second (ST_EXEC) the step of the event's kind chooses among them; in
+  // the third (ST_TAIL) the rules all kinds share finish it. The record and the segment are
+  // the same in all three (a finish in between writes another session's), and pre_reg
+  // holds in ST_TAIL, so that the engines' values the step used are the ones passed on.
   always_comb begin
     logic [31:0] seg_end_p, tx_app_p, rx_read_p;
     seg_end_p = g.seq + 32'(g.length);
@@ -746,67 +772,45 @@ module toe_tcp_core
     pre.tx_app = tx_app_p;
     pre.tx_want = tx_want;
   end
-  always_ff @(posedge clk) pre_reg <= pre;
+  always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
   // the engines' values the executing event uses (the post stage passes them on)
   wire [31:0] ev_rx_read = fast_exec ? rxread_rd_rx_read : pre_reg.rx_read;
   wire [31:0] ev_tx_app = fast_exec ? txreq_rd_tx_app : pre_reg.tx_app;
   wire [16:0] ev_tx_want = fast_exec ? tx_want : pre_reg.tx_want;
   wire ev_tx_app_fixed = fast_exec ? !txreq_rd_sendable : pre_reg.tx_app_fixed;
 
+  // ---------------- slow path: the event step (ST_EXEC) and its tail (ST_TAIL) ----------------
+  // The step of an event's own kind runs in ST_EXEC on the pre stage's compares and is kept
+  // in step_reg; the rules every kind shares (a timer that gave up, NOTIF_TX_SPACE, the end
+  // of the connection, where an RST goes) run on it in ST_TAIL, whose outputs go to the
+  // queues and the post stage. The fast path's event gives its own outputs in ST_PRE.
   always_comb begin
-    logic [31:0] seglen, take, tx_free;
+    logic [31:0] seglen, take;
     reasm_t reasm;
-    logic acceptable, stop, fin_acked, trimmed, abort, end_direct;
-    logic peer_fin;          // the end marker tells the peer's FIN (the receive side ends only)
+    logic acceptable, stop, fin_acked, trimmed;
     tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
     dack_t dack;
-    logic una_from_ack;      // SND.UNA becomes SEG.ACK
     ack_kind_e ack_kind;
-    ns = s;
-    send = SEND_NONE;
+    step_t r;                // the step's result
+    r = '0;
+    r.ns = s;
+    r.send = SEND_NONE;
     // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
     // RCV.NXT, and the peer would drop them as old segments
-    send_seq = s.snd_max;
-    rst_ack = '0;
-    rst_with_ack = 1'b0;
-    do_notif = 1'b0;
-    nt = '{session: SID_W'(sid_reg), kind: NOTIF_DATA, length: '0, remote_ip: s.remote_ip,
-           remote_port: s.remote_port, local_port: s.local_port};
-    do_rxw = 1'b0;
-    do_rxw2 = 1'b0;
-    rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-            offset: g.seq, length: '0, skip: '0, reassembled: '0};
-    do_steer = 1'b0;
-    steer_accept = 1'b0;
-    do_openrsp = 1'b0;
-    opr = '{session: SID_W'(sid_reg), local_port: tab_lport_reg, ok: 1'b0};
-    do_dbg = 1'b0;
-    dbg = '{session: SID_W'(sid_reg), state: s.state, snd_una: s.snd_una, snd_nxt: s.snd_nxt,
-            snd_max: s.snd_max, snd_wnd: s.snd_wnd, rcv_nxt: s.rcv_nxt,
-            rcv_wnd: 16'(pre_reg.wnd), retries: s.retries, tmr_on: s.tmr_on,
-            tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
-    {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
-     c_half_open, c_ooo} = '0;
-    stop = 1'b0;
-    ack_now = 1'b0;
-    ack_second = 1'b0;
-    try_send = 1'b0;
-    end_marker = 1'b0;
-    end_tag = RING_TAG_NONE;
-    rx_init = 1'b0;
-    tx_init = 1'b0;
-    tx_clear_want = 1'b0;
-    rx_first = g.seq + 1;
+    r.send_seq = s.snd_max;
+    r.notif_kind = NOTIF_DATA;
+    r.rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
+              offset: g.seq, length: '0, skip: '0, reassembled: '0};
+    r.end_tag = RING_TAG_NONE;
+    r.rx_first = g.seq + 1;
     seglen = pre_reg.seglen;
-    tx_free = '0; take = '0; trimmed = 1'b0;
+    take = '0; trimmed = 1'b0;
     reasm = pre_reg.reasm;
     took = 1'b0;
-    una_from_ack = 1'b0;
     dack = '0;
-    acceptable = 1'b0; fin_acked = 1'b0; heard = 1'b0; abort = 1'b0; peer_fin = 1'b0;
-    sws_override = 1'b0;
-    rst_to_seg = 1'b0;
+    acceptable = 1'b0; fin_acked = 1'b0;
+    stop = 1'b0;
     ack_kind = pre_reg.ack_kind;
     // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else
     // `stop` below): the ACK step sets it, the payload and FIN steps start from it
@@ -822,195 +826,195 @@ module toe_tcp_core
     unique case (ev_reg)
       // ---- a received segment ----
       EV_SEG: begin
-        do_steer = 1'b1;
+        r.do_steer = 1'b1;
         if (new_reg) begin
           // passive open: SYN to a listened port, new session
-          ns = '0;
-          ns.state = SYN_RCVD;
-          ns.remote_ip = g.remote_ip;
-          ns.remote_port = g.remote_port;
-          ns.local_port = g.local_port;
-          ns.snd_una = isn;
-          ns.snd_nxt = isn + 1;
-          ns.snd_max = isn + 1;
-          tx_init = 1'b1;
-          ns.tx_done = isn + 1;
-          ns.snd_wnd = g.window;
-          ns.max_sndwnd = g.window;
-          ns.snd_wl1 = g.seq;
-          ns.snd_wl2 = isn;
-          ns.rcv_nxt = g.seq + 1;
-          rx_init = 1'b1;
-          rx_first = g.seq + 1;
-          ns.rcv_adv = g.seq + 1 + MAX_WIN;
-          ns.mss = peer.mss;
-          c_mss_clamp = peer.clamped;
-          ns.rto = cfg_rto_init_us;
-          ns.tmr_on = 1'b1;
-          ns.tmr_at = now_us + cfg_rto_init_us;
-          send = SEND_SYNACK;
-          c_passive = 1'b1;
+          r.ns = '0;
+          r.ns.state = SYN_RCVD;
+          r.ns.remote_ip = g.remote_ip;
+          r.ns.remote_port = g.remote_port;
+          r.ns.local_port = g.local_port;
+          r.ns.snd_una = isn;
+          r.ns.snd_nxt = isn + 1;
+          r.ns.snd_max = isn + 1;
+          r.tx_init = 1'b1;
+          r.ns.tx_done = isn + 1;
+          r.ns.snd_wnd = g.window;
+          r.ns.max_sndwnd = g.window;
+          r.ns.snd_wl1 = g.seq;
+          r.ns.snd_wl2 = isn;
+          r.ns.rcv_nxt = g.seq + 1;
+          r.rx_init = 1'b1;
+          r.rx_first = g.seq + 1;
+          r.ns.rcv_adv = g.seq + 1 + MAX_WIN;
+          r.ns.mss = peer.mss;
+          r.count.mss_clamp = peer.clamped;
+          r.ns.rto = cfg_rto_init_us;
+          r.ns.tmr_on = 1'b1;
+          r.ns.tmr_at = now_us + cfg_rto_init_us;
+          r.send = SEND_SYNACK;
+          r.count.passive = 1'b1;
         end else if (pre_reg.no_conn && listening_reg) begin
           // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
           // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
           // session (the peer retries) are dropped
           if (g.flags[F_ACK] && !g.flags[F_RST]) begin
-            send = SEND_RST;
-            send_seq = g.ack;
-          end else if (g.flags[F_SYN] && g.flags[F_FIN]) c_badflags = 1'b1;
-          else if (capped_reg) c_half_open = 1'b1;
+            r.send = SEND_RST;
+            r.send_seq = g.ack;
+          end else if (g.flags[F_SYN] && g.flags[F_FIN]) r.count.badflags = 1'b1;
+          else if (capped_reg) r.count.half_open = 1'b1;
         end else if (pre_reg.no_conn) begin
           // no connection: RST unless it is one (RFC 9293 3.10.7.1)
           if (!g.flags[F_RST]) begin
-            send = SEND_RST;
-            if (g.flags[F_ACK]) send_seq = g.ack;
+            r.send = SEND_RST;
+            if (g.flags[F_ACK]) r.send_seq = g.ack;
             else begin
-              send_seq = '0;
-              rst_ack = g.seq + seglen;
-              rst_with_ack = 1'b1;
+              r.send_seq = '0;
+              r.rst_ack = g.seq + seglen;
+              r.rst_with_ack = 1'b1;
             end
           end
         end else if (s.state == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin) begin
-          c_badflags = 1'b1;
+          r.count.badflags = 1'b1;
         end else if (s.state == SYN_SENT) begin
           if (g.flags[F_ACK] && pre_reg.ack_not_max) begin
             if (!g.flags[F_RST]) begin
-              send = SEND_RST;
-              send_seq = g.ack;
+              r.send = SEND_RST;
+              r.send_seq = g.ack;
             end
           end else if (g.flags[F_RST]) begin
             if (g.flags[F_ACK]) begin
-              ns.state = CLOSED;
-              end_marker = 1'b1;
-              end_tag = 3'(NOTIF_FAILED);
-              c_fail = 1'b1;
+              r.ns.state = CLOSED;
+              r.end_marker = 1'b1;
+              r.end_tag = 3'(NOTIF_FAILED);
+              r.count.fail = 1'b1;
             end
           end else if (g.flags[F_SYN]) begin
-            ns.rcv_nxt = g.seq + 1;
-            rx_init = 1'b1;
-            rx_first = g.seq + 1;
-            ns.rcv_adv = g.seq + 1 + MAX_WIN;
-            ns.mss = peer.mss;
-            c_mss_clamp = peer.clamped;
-            ns.snd_wnd = g.window;
-            ns.max_sndwnd = g.window;
-            ns.snd_wl1 = g.seq;
-            ns.snd_wl2 = g.ack;
+            r.ns.rcv_nxt = g.seq + 1;
+            r.rx_init = 1'b1;
+            r.rx_first = g.seq + 1;
+            r.ns.rcv_adv = g.seq + 1 + MAX_WIN;
+            r.ns.mss = peer.mss;
+            r.count.mss_clamp = peer.clamped;
+            r.ns.snd_wnd = g.window;
+            r.ns.max_sndwnd = g.window;
+            r.ns.snd_wl1 = g.seq;
+            r.ns.snd_wl2 = g.ack;
             if (g.flags[F_ACK]) begin
-              ns.snd_una = g.ack;
-              una_from_ack = 1'b1;
-              ns.state = ESTABLISHED;
-              ns.retries = '0;
-              ns.tmr_on = 1'b0;
+              r.ns.snd_una = g.ack;
+              r.una_from_ack = 1'b1;
+              r.ns.state = ESTABLISHED;
+              r.ns.retries = '0;
+              r.ns.tmr_on = 1'b0;
               if (s.rtt_on) begin
-                {ns.srtt8, ns.rttvar4, ns.rto} = pre_reg.rtt;
-                ns.rtt_on = 1'b0;
+                {r.ns.srtt8, r.ns.rttvar4, r.ns.rto} = pre_reg.rtt;
+                r.ns.rtt_on = 1'b0;
               end
-              do_notif = 1'b1;
-              nt.kind = NOTIF_NEW;
-              send = SEND_ACK;
+              r.do_notif = 1'b1;
+              r.notif_kind = NOTIF_NEW;
+              r.send = SEND_ACK;
               // data on the SYN-ACK is taken, up to the window our SYN offered, and
               // acknowledged with the SYN (RFC 9293 3.10.7.3)
               if (pre_reg.payload) begin
                 take = pre_reg.syn_take;
-                steer_accept = 1'b1;
-                do_rxw = 1'b1;
-                rxw.offset = g.seq + 1;
-                rxw.length = 17'(take);
-                ns.rcv_nxt = g.seq + 1 + take;
+                r.steer_accept = 1'b1;
+                r.do_rxw = 1'b1;
+                r.rxw.offset = g.seq + 1;
+                r.rxw.length = 17'(take);
+                r.ns.rcv_nxt = g.seq + 1 + take;
               end
             end else begin
-              ns.state = SYN_RCVD;   // simultaneous open
-              send = SEND_SYNACK;
+              r.ns.state = SYN_RCVD;   // simultaneous open
+              r.send = SEND_SYNACK;
             end
           end
         end else if (s.state == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && pre_reg.syn_repeated) begin
-          send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
+          r.send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
         end else begin
           // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
           acceptable = pre_reg.acceptable;
           if (!acceptable) begin
-            c_wdrop = 1'b1;
-            if (!g.flags[F_RST]) send = SEND_ACK;
-            if (s.state == TIME_WAIT && g.flags[F_FIN]) ns.tmr_at = now_us + cfg_time_wait_us;
+            r.count.wdrop = 1'b1;
+            if (!g.flags[F_RST]) r.send = SEND_ACK;
+            if (s.state == TIME_WAIT && g.flags[F_FIN]) r.ns.tmr_at = now_us + cfg_time_wait_us;
           end else if (g.flags[F_RST]) begin
             if (s.state == TIME_WAIT) begin
               // RFC 1337: an RST does not cut TIME-WAIT short (the session ends once)
             end else if (pre_reg.at_rcv_nxt || !cfg_rfc5961_rst) begin
-              ns.state = CLOSED;
-              end_marker = 1'b1;
-              end_tag = s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-              c_fail = s.state == SYN_RCVD;
-              c_estab_rst = is_estab(s.state);
+              r.ns.state = CLOSED;
+              r.end_marker = 1'b1;
+              r.end_tag = s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
+              r.count.fail = s.state == SYN_RCVD;
+              r.count.estab_rst = is_estab(s.state);
             end else begin
-              send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
-              c_chall = 1'b1;
+              r.send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
+              r.count.chall = 1'b1;
             end
           end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && s.state != SYN_RCVD && pre_reg.syn_in_window) begin
             // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
             // app of a TIME-WAIT session was told its end already)
-            send = SEND_RST;
-            rst_ack = s.rcv_nxt;
-            rst_with_ack = 1'b1;
-            ns.state = CLOSED;
-            c_estab_rst = is_estab(s.state);
+            r.send = SEND_RST;
+            r.rst_ack = s.rcv_nxt;
+            r.rst_with_ack = 1'b1;
+            r.ns.state = CLOSED;
+            r.count.estab_rst = is_estab(s.state);
             if (!s.ended) begin
-              end_marker = 1'b1;
-              end_tag = 3'(NOTIF_RESET);
+              r.end_marker = 1'b1;
+              r.end_tag = 3'(NOTIF_RESET);
             end
           end else if (g.flags[F_SYN]) begin
-            send = SEND_ACK;         // RFC 5961 4.2 challenge ACK
-            c_chall = 1'b1;
+            r.send = SEND_ACK;         // RFC 5961 4.2 challenge ACK
+            r.count.chall = 1'b1;
           end else if (!g.flags[F_ACK]) begin
-            c_badflags = 1'b1;
+            r.count.badflags = 1'b1;
           end else begin
             // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
             if (s.state == SYN_RCVD) begin
               if (ack_kind == ACK_NEW) begin
-                do_notif = 1'b1;
-                nt.kind = NOTIF_NEW;
+                r.do_notif = 1'b1;
+                r.notif_kind = NOTIF_NEW;
               end else begin
-                send = SEND_RST;
-                send_seq = g.ack;
+                r.send = SEND_RST;
+                r.send_seq = g.ack;
                 stop = 1'b1;
               end
             end
             if (!stop && ack_kind == ACK_UNSENT) begin
-              send = SEND_ACK;       // acknowledges something never sent
-              c_wdrop = 1'b1;
+              r.send = SEND_ACK;       // acknowledges something never sent
+              r.count.wdrop = 1'b1;
               stop = 1'b1;
             end
             if (!stop) begin
-              ns = take_ack(ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
+              r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
                             pre_reg.wnd_grows, pre_reg.sample ? pre_reg.at_rto_sampled : pre_reg.at_rto);
               if (ack_kind == ACK_NEW) begin
-                una_from_ack = 1'b1;
+                r.una_from_ack = 1'b1;
                 if (pre_reg.sample) begin   // RFC 6298 estimator (Karn: one timed segment)
-                  {ns.srtt8, ns.rttvar4, ns.rto} = pre_reg.rtt;
-                  ns.rtt_on = 1'b0;
+                  {r.ns.srtt8, r.ns.rttvar4, r.ns.rto} = pre_reg.rtt;
+                  r.ns.rtt_on = 1'b0;
                 end
               end
               // an answer to a window or keepalive probe: the peer is alive
-              heard = 1'b1;
-              if (s.snd_wnd == '0 || pre_reg.una_is_max) ns.retries = '0;
+              r.heard = 1'b1;
+              if (s.snd_wnd == '0 || pre_reg.una_is_max) r.ns.retries = '0;
               fin_acked = pre_reg.fin_acked;
-              if (fin_acked) ns.tmr_on = 1'b0;
-              ns.state = st_ack;
+              if (fin_acked) r.ns.tmr_on = 1'b0;
+              r.ns.state = st_ack;
               unique case (s.state)
                 CLOSING: if (fin_acked) begin
-                  ns.tmr_on = 1'b1;
-                  ns.tmr_at = now_us + cfg_time_wait_us;
-                  end_marker = 1'b1;
-                  end_tag = 3'(NOTIF_CLOSED);
+                  r.ns.tmr_on = 1'b1;
+                  r.ns.tmr_at = now_us + cfg_time_wait_us;
+                  r.end_marker = 1'b1;
+                  r.end_tag = 3'(NOTIF_CLOSED);
                 end
                 LAST_ACK: if (fin_acked) begin
-                  end_marker = 1'b1;
-                  end_tag = 3'(NOTIF_CLOSED);
+                  r.end_marker = 1'b1;
+                  r.end_tag = 3'(NOTIF_CLOSED);
                   stop = 1'b1;
                 end
                 TIME_WAIT: if (g.flags[F_FIN]) begin
-                  ns.tmr_at = now_us + cfg_time_wait_us;
-                  send = SEND_ACK;
+                  r.ns.tmr_at = now_us + cfg_time_wait_us;
+                  r.send = SEND_ACK;
                   stop = 1'b1;
                 end
                 default: ;
@@ -1022,197 +1026,197 @@ module toe_tcp_core
                 // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
                 // fits the window (the ring writer drops the head and cuts the tail); what
                 // is new and where it goes, also ahead of RCV.NXT, is reasm_place
-                rxw.offset = reasm.lo;
-                rxw.skip = pre_reg.skip;
-                rxw.length = 17'(pre_reg.take);
+                r.rxw.offset = reasm.lo;
+                r.rxw.skip = pre_reg.skip;
+                r.rxw.length = 17'(pre_reg.take);
                 if (pre_reg.in_order) begin
                   // in order: stored up to the first stored interval it reaches, which then
                   // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
                   take = pre_reg.take;
-                  steer_accept = 1'b1;
-                  do_rxw = 1'b1;
-                  rxw.reassembled = 16'(reasm.joined);
-                  ns.rcv_nxt = reasm.rcv_nxt;
-                  ns.ooo = reasm.set;
+                  r.steer_accept = 1'b1;
+                  r.do_rxw = 1'b1;
+                  r.rxw.reassembled = 16'(reasm.joined);
+                  r.ns.rcv_nxt = reasm.rcv_nxt;
+                  r.ns.ooo = reasm.set;
                   trimmed = pre_reg.trimmed;
                   took = 1'b1;
-                  dack = delayed_ack(ns, pre_reg.take_short || trimmed, now_us, cfg_delack_us);
-                  {ns, ack_now, ack_second} = {dack.x, dack.now, dack.second};
+                  dack = delayed_ack(r.ns, pre_reg.take_short || trimmed, now_us, cfg_delack_us);
+                  {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
                 end else begin
                   // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
                   // stored in place; a duplicate ACK tells the peer of the gap (RFC 5681
                   // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
                   // stored ones while they are all in use is dropped.
-                  ack_now = 1'b1;
+                  r.ack_now = 1'b1;
                   if (pre_reg.ooo_store) begin
-                    steer_accept = 1'b1;
-                    do_rxw = 1'b1;
-                    rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
-                    ns.ooo = reasm.set;
-                    c_ooo = 1'b1;
-                  end else c_wdrop = 1'b1;
+                    r.steer_accept = 1'b1;
+                    r.do_rxw = 1'b1;
+                    r.rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
+                    r.ns.ooo = reasm.set;
+                    r.count.ooo = 1'b1;
+                  end else r.count.wdrop = 1'b1;
                 end
               end
             end
             // ---- FIN ----
             if (!stop && g.flags[F_FIN] && (took ? pre_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
-              ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
-              ns.fin_rcvd = 1'b1;
-              ack_now = 1'b1;
+              r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
+              r.ns.fin_rcvd = 1'b1;
+              r.ack_now = 1'b1;
               unique case (st_ack)
                 ESTABLISHED: begin
-                  ns.state = CLOSE_WAIT;
-                  end_marker = 1'b1;
-                  end_tag = 3'(NOTIF_PEER_FIN);
-                  peer_fin = 1'b1;
+                  r.ns.state = CLOSE_WAIT;
+                  r.end_marker = 1'b1;
+                  r.end_tag = 3'(NOTIF_PEER_FIN);
+                  r.peer_fin = 1'b1;
                 end
                 FIN_WAIT_1: begin
-                  ns.state = CLOSING;
-                  end_marker = 1'b1;
-                  end_tag = 3'(NOTIF_PEER_FIN);
-                  peer_fin = 1'b1;
+                  r.ns.state = CLOSING;
+                  r.end_marker = 1'b1;
+                  r.end_tag = 3'(NOTIF_PEER_FIN);
+                  r.peer_fin = 1'b1;
                 end
                 FIN_WAIT_2: begin
-                  ns.state = TIME_WAIT;
-                  ns.tmr_on = 1'b1;
-                  ns.tmr_at = now_us + cfg_time_wait_us;
-                  end_marker = 1'b1;
-                  end_tag = 3'(NOTIF_CLOSED);
+                  r.ns.state = TIME_WAIT;
+                  r.ns.tmr_on = 1'b1;
+                  r.ns.tmr_at = now_us + cfg_time_wait_us;
+                  r.end_marker = 1'b1;
+                  r.end_tag = 3'(NOTIF_CLOSED);
                 end
                 default: ;
               endcase
             end
-            if (!stop) try_send = 1'b1;
+            if (!stop) r.try_send = 1'b1;
           end
         end
       end
 
       // ---- app: active open ----
       EV_OPEN: begin
-        do_openrsp = 1'b1;
+        r.do_openrsp = 1'b1;
         if (pre_reg.found) begin
-          ns = '0;
-          ns.state = SYN_SENT;
-          ns.remote_ip = open_reg.remote_ip;
-          ns.remote_port = open_reg.remote_port;
-          ns.local_port = tab_lport_reg;
-          ns.snd_una = isn;
-          ns.snd_nxt = isn + 1;
-          ns.snd_max = isn + 1;
-          tx_init = 1'b1;
-          ns.tx_done = isn + 1;
-          ns.mss = cfg_mss;
-          ns.rto = cfg_rto_init_us;
-          ns.tmr_on = 1'b1;
-          ns.tmr_at = now_us + cfg_rto_init_us;
-          ns.rtt_on = 1'b1;
-          ns.rtt_seq = isn;
-          ns.rtt_t0 = now_us;
-          ns.active = 1'b1;
-          opr.ok = 1'b1;
-          send = SEND_SYN;
-          send_seq = isn;
-          c_active = 1'b1;
+          r.ns = '0;
+          r.ns.state = SYN_SENT;
+          r.ns.remote_ip = open_reg.remote_ip;
+          r.ns.remote_port = open_reg.remote_port;
+          r.ns.local_port = tab_lport_reg;
+          r.ns.snd_una = isn;
+          r.ns.snd_nxt = isn + 1;
+          r.ns.snd_max = isn + 1;
+          r.tx_init = 1'b1;
+          r.ns.tx_done = isn + 1;
+          r.ns.mss = cfg_mss;
+          r.ns.rto = cfg_rto_init_us;
+          r.ns.tmr_on = 1'b1;
+          r.ns.tmr_at = now_us + cfg_rto_init_us;
+          r.ns.rtt_on = 1'b1;
+          r.ns.rtt_seq = isn;
+          r.ns.rtt_t0 = now_us;
+          r.ns.active = 1'b1;
+          r.open_ok = 1'b1;
+          r.send = SEND_SYN;
+          r.send_seq = isn;
+          r.count.active = 1'b1;
         end
       end
 
       // ---- app: close or abort ----
       EV_CLOSE: begin
         if (s.ended && s.orderly && close_reg.send_rst && s.state != FREE)
-          ns.orderly = 1'b0;         // an abort after an orderly end drops the unread data
-        else if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) c_apperr = 1'b1;
+          r.ns.orderly = 1'b0;         // an abort after an orderly end drops the unread data
+        else if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) r.count.apperr = 1'b1;
         else if (close_reg.send_rst || s.state == SYN_SENT) begin
           if (s.state != SYN_SENT) begin
-            send = SEND_RST;
-            c_estab_rst = is_estab(s.state);
+            r.send = SEND_RST;
+            r.count.estab_rst = is_estab(s.state);
           end
-          ns.state = CLOSED;
-          end_marker = 1'b1;
-          end_tag = 3'(NOTIF_RESET);
+          r.ns.state = CLOSED;
+          r.end_marker = 1'b1;
+          r.end_tag = 3'(NOTIF_RESET);
         end else begin
-          ns.close_req = 1'b1;
-          try_send = 1'b1;
+          r.ns.close_req = 1'b1;
+          r.try_send = 1'b1;
         end
       end
 
       // ---- the session stopped being sendable (toe_tcp_tx_req): TX_APP is final, so a
       // FIN the app asked for may go now; or the space an app waits for is free (below) ----
-      EV_TX_WAKE: try_send = 1'b1;
+      EV_TX_WAKE: r.try_send = 1'b1;
 
       // ---- completions ----
-      EV_TOLD: ns.end_told = 1'b1;
+      EV_TOLD: r.ns.end_told = 1'b1;
       // the app read bytes (toe_tcp_rx_read wakes the session only when the window
       // is under half the ring or the connection waits for reads before its release):
       // a window update when the window opens by a step; the release is checked below
       EV_RD_WAKE: begin
         if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
-          if (pre_reg.rd_wake_ack) ack_now = 1'b1;
+          if (pre_reg.rd_wake_ack) r.ack_now = 1'b1;
       end
       EV_TXW_DONE: begin
-        ns.tx_done = s.tx_done + 32'(done_reg.length);
-        try_send = 1'b1;
+        r.ns.tx_done = s.tx_done + 32'(done_reg.length);
+        r.try_send = 1'b1;
       end
 
       // ---- send queue ----
       EV_SENDQ: begin
-        ns.in_sendq = 1'b0;
-        try_send = 1'b1;
+        r.ns.in_sendq = 1'b0;
+        r.try_send = 1'b1;
       end
 
       // ---- a deadline passed (timer wheel) ----
       EV_TIMER: begin
         if (s.state != FREE && s.state != CLOSED && s.tmr_on && pre_reg.tmr_due) begin
           if (s.state == TIME_WAIT) begin
-            ns.state = CLOSED;
-            ns.tmr_on = 1'b0;
+            r.ns.state = CLOSED;
+            r.ns.tmr_on = 1'b0;
           end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
                        (!pre_reg.una_is_max || pre_reg.wants_window)) begin
             // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
             // window (an ACK below it elicits its size), with backoff; what was in flight goes
             // again when it opens. Probes are not retransmissions: a peer that answers them
             // keeps the connection (its ACKs reset the count), a silent one is given up.
-            if (pre_reg.retry_max) abort = 1'b1;
+            if (pre_reg.retry_max) r.gave_up = 1'b1;
             else begin
-              send = SEND_PROBE;
-              ns.retries = s.retries + 1'b1;
-              ns.snd_nxt = s.snd_una;
-              ns.rtt_on = 1'b0;
-              ns.rto = pre_reg.rto_backoff;
-              ns.tmr_at = pre_reg.at_rto_backoff;
+              r.send = SEND_PROBE;
+              r.ns.retries = s.retries + 1'b1;
+              r.ns.snd_nxt = s.snd_una;
+              r.ns.rtt_on = 1'b0;
+              r.ns.rto = pre_reg.rto_backoff;
+              r.ns.tmr_at = pre_reg.at_rto_backoff;
             end
           end else if (pre_reg.una_is_max && pre_reg.data_waiting) begin
             // data held back by sender SWS avoidance and nothing in flight: send what fits
-            sws_override = 1'b1;
-            try_send = 1'b1;
-            ns.tmr_on = 1'b0;
+            r.sws_override = 1'b1;
+            r.try_send = 1'b1;
+            r.ns.tmr_on = 1'b0;
           end else if (pre_reg.una_is_max) begin
             // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
-            if (s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) abort = 1'b1;
+            if (s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) r.gave_up = 1'b1;
             else if (is_estab(s.state) && cfg_keepalive_idle_us != '0) begin
-              if (pre_reg.probes_max) abort = 1'b1;
+              if (pre_reg.probes_max) r.gave_up = 1'b1;
               else begin
-                send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
-                ns.retries = s.retries + 1'b1;
-                ns.tmr_at = now_us + cfg_keepalive_intvl_us;
+                r.send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
+                r.ns.retries = s.retries + 1'b1;
+                r.ns.tmr_at = now_us + cfg_keepalive_intvl_us;
               end
-            end else ns.tmr_on = 1'b0;
+            end else r.ns.tmr_on = 1'b0;
           end else if (pre_reg.retry_give_up) begin
-            abort = 1'b1;
+            r.gave_up = 1'b1;
           end else begin
-            c_retrans = 1'b1;
-            ns.retries = s.retries + 1'b1;
-            ns.rto = pre_reg.rto_backoff;
-            ns.tmr_at = pre_reg.at_rto_backoff;
-            ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
-            ns.snd_nxt = s.snd_una;  // go back N
+            r.count.retrans = 1'b1;
+            r.ns.retries = s.retries + 1'b1;
+            r.ns.rto = pre_reg.rto_backoff;
+            r.ns.tmr_at = pre_reg.at_rto_backoff;
+            r.ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
+            r.ns.snd_nxt = s.snd_una;  // go back N
             if (s.state == SYN_SENT || s.state == SYN_RCVD)
-              ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
+              r.ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
             if (s.state == SYN_SENT) begin
-              send = SEND_SYN;
-              send_seq = s.snd_una;
+              r.send = SEND_SYN;
+              r.send_seq = s.snd_una;
             end else if (s.state == SYN_RCVD) begin
-              send = SEND_SYNACK;
-            end else try_send = 1'b1;
+              r.send = SEND_SYNACK;
+            end else r.try_send = 1'b1;
           end
         end else if (s.state != FREE && s.state != CLOSED && s.dack_on && pre_reg.dack_due) begin
           // the delayed ACK rides on the session's data when that waits in the send queue,
@@ -1220,26 +1224,36 @@ module toe_tcp_core
           // 1024 sessions at 10G: a session's turn in the send queue comes every 1.26 ms,
           // and an ACK alone at 200 us took 5 % of the TX wire.)
           if (s.in_sendq && s.dack_defers != DACK_DEFERS) begin
-            ns.dack_at = now_us + cfg_delack_us;
-            ns.dack_defers = s.dack_defers + 1'b1;
-          end else ack_now = 1'b1;
+            r.ns.dack_at = now_us + cfg_delack_us;
+            r.ns.dack_defers = s.dack_defers + 1'b1;
+          end else r.ack_now = 1'b1;
         end
       end
       // ---- debug snapshot (read-only: writes back what it read) ----
-      EV_DBG: do_dbg = 1'b1;
+      EV_DBG: r.do_dbg = 1'b1;
       default: ;
     endcase
+    step_c = r;
+  end
+  always_ff @(posedge clk) if (state_reg == ST_EXEC) step_reg <= step_c;
 
+  // ST_TAIL: the rules every kind of event shares, on the step's result; or the fast path's
+  // event in ST_PRE (its record and every output of its step)
+  always_comb begin
+    logic [31:0] tx_free;
+    logic end_direct;
+    step_t t;
+    t = step_reg;
     // ---- a timer gave up (retransmissions, probes, FIN-WAIT-2, keepalive): abort with RST,
     // except a SYN never answered; an open that never got established is told as such ----
-    if (abort) begin
-      if (s.state != SYN_SENT) send = SEND_RST;
-      ns.state = CLOSED;
-      ns.tmr_on = 1'b0;
-      end_marker = 1'b1;
-      end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-      c_fail = s.state == SYN_SENT || s.state == SYN_RCVD;
-      c_estab_rst = is_estab(s.state);
+    if (t.gave_up) begin
+      if (s.state != SYN_SENT) t.send = SEND_RST;
+      t.ns.state = CLOSED;
+      t.ns.tmr_on = 1'b0;
+      t.end_marker = 1'b1;
+      t.end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
+      t.count.fail = s.state == SYN_SENT || s.state == SYN_RCVD;
+      t.count.estab_rst = is_estab(s.state);
     end
 
     // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
@@ -1249,13 +1263,13 @@ module toe_tcp_core
     // the TX_WANT was set after this record was read, or the slot was taken, the send
     // engine wakes the session once the space is free (EV_TX_WAKE: no other notification).
     // (TX_APP read with the record may be one request old: the notification is a hint)
-    tx_free = una_from_ack ? pre_reg.free_ack : pre_reg.free_una;
+    tx_free = t.una_from_ack ? pre_reg.free_ack : pre_reg.free_una;
     if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(s.state) && !s.close_req &&
-        !(end_marker && !peer_fin) && (una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
-      do_notif = 1'b1;
-      nt.kind = NOTIF_TX_SPACE;
-      nt.length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
-      tx_clear_want = 1'b1;
+        !(t.end_marker && !t.peer_fin) && (t.una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
+      t.do_notif = 1'b1;
+      t.notif_kind = NOTIF_TX_SPACE;
+      t.notif_length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
+      t.tx_clear_want = 1'b1;
     end
 
     // ---- end of the connection: the marker carries the notification ----
@@ -1264,53 +1278,58 @@ module toe_tcp_core
     // data through the RX writer as a marker, and toe_tcp_rx_deliver tells it. (A peer's FIN
     // on the ACK that establishes a SYN-RCVD session is such data; a new session never ends
     // in its first step.)
-    end_direct = end_marker && !peer_fin && (s.state == SYN_SENT || s.state == SYN_RCVD);
-    if (end_marker) begin
-      if (!peer_fin) begin   // a peer FIN ends only the receive side
-        ns.ended = 1'b1;
-        ns.orderly = end_tag == 3'(NOTIF_CLOSED);
+    end_direct = t.end_marker && !t.peer_fin && (s.state == SYN_SENT || s.state == SYN_RCVD);
+    if (t.end_marker) begin
+      if (!t.peer_fin) begin   // a peer FIN ends only the receive side
+        t.ns.ended = 1'b1;
+        t.ns.orderly = t.end_tag == 3'(NOTIF_CLOSED);
       end
       if (end_direct) begin
-        if (end_tag == RING_TAG_NONE) ns.end_told = 1'b1;
+        if (t.end_tag == RING_TAG_NONE) t.ns.end_told = 1'b1;
         else begin
-          do_notif = 1'b1;
-          nt.kind = tcp_notif_kind_e'(end_tag);
+          t.do_notif = 1'b1;
+          t.notif_kind = tcp_notif_kind_e'(t.end_tag);
         end
-      end else if (do_rxw) do_rxw2 = 1'b1;
-      else do_rxw = 1'b1;
+      end else if (t.do_rxw) t.do_rxw2 = 1'b1;
+      else t.do_rxw = 1'b1;
     end
     // ---- an RST for a segment of no connection, or of one not synchronized, goes to the
     // segment's own tuple (the record's may be stale); every other segment to the record's ----
-    rst_to_seg = send == SEND_RST && ev_reg == EV_SEG && (pre_reg.no_conn ||
-                                                          s.state == SYN_SENT || s.state == SYN_RCVD);
-    c_rst = send == SEND_RST;
-    if (end_marker && !end_direct && !do_rxw2) begin
-      rxw.length = '0;
-      rxw.tag = end_tag;
+    t.rst_to_seg = t.send == SEND_RST && ev_reg == EV_SEG && (pre_reg.no_conn ||
+                                                              s.state == SYN_SENT || s.state == SYN_RCVD);
+    t.count.rst = t.send == SEND_RST;
+    if (t.end_marker && !end_direct && !t.do_rxw2) begin
+      t.rxw.length = '0;
+      t.rxw.tag = t.end_tag;
     end
-    // the fast path's event: its record and outputs
-    // the fast path's event (the step above ran on the previous event's pre stage): its
-    // record and every output of the step
     if (fast_exec) begin
-      ns = fs;
-      send = SEND_NONE;
-      try_send = 1'b0;
-      sws_override = 1'b0;
-      ack_now = fast_ack_now;
-      ack_second = fast_ack_second;
-      heard = ev_reg == EV_SEG;
-      do_steer = ev_reg == EV_SEG;
-      steer_accept = fast_data;
-      do_rxw = fast_data;
-      do_rxw2 = 1'b0;
-      rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-              offset: g.seq, length: 17'(g.length), skip: '0, reassembled: '0};
-      {do_notif, do_openrsp, do_dbg, end_marker, rx_init, tx_init, tx_clear_want, rst_to_seg} = '0;
-      {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr, c_mss_clamp,
-       c_half_open, c_ooo} = '0;
+      t = '0;
+      t.ns = fs;
+      t.send = SEND_NONE;
+      t.send_seq = s.snd_max;
+      t.ack_now = fast_ack_now;
+      t.ack_second = fast_ack_second;
+      t.heard = ev_reg == EV_SEG;
+      t.do_steer = ev_reg == EV_SEG;
+      t.steer_accept = fast_data;
+      t.do_rxw = fast_data;
+      t.rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
+                offset: g.seq, length: 17'(g.length), skip: '0, reassembled: '0};
     end
-    if (!exec) {do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_dbg} = '0;
+    if (!exec) {t.do_notif, t.do_rxw, t.do_rxw2, t.do_steer, t.do_openrsp, t.do_dbg} = '0;
+    step = t;
   end
+  // the queues' entries
+  assign {do_notif, do_rxw, do_rxw2, do_steer, steer_accept, do_openrsp, do_dbg} =
+    {step.do_notif, step.do_rxw, step.do_rxw2, step.do_steer, step.steer_accept, step.do_openrsp, step.do_dbg};
+  assign nt = '{session: SID_W'(sid_reg), kind: step.notif_kind, length: step.notif_length, remote_ip: s.remote_ip,
+                remote_port: s.remote_port, local_port: s.local_port};
+  assign rxw = step.rxw;
+  assign opr = '{session: SID_W'(sid_reg), local_port: tab_lport_reg, ok: step.open_ok};
+  assign dbg = '{session: SID_W'(sid_reg), state: s.state, snd_una: s.snd_una, snd_nxt: s.snd_nxt,
+                 snd_max: s.snd_max, snd_wnd: s.snd_wnd, rcv_nxt: s.rcv_nxt,
+                 rcv_wnd: 16'(pre_reg.wnd), retries: s.retries, tmr_on: s.tmr_on,
+                 tmr_at: s.tmr_at, dack_on: s.dack_on, dack_at: s.dack_at, now_us: now_us};
 
   // ---------------- post stage: the size and send steps and the finish ----------------
   // After the event step, on its record: the size and send steps (a slow event's own two
@@ -1345,7 +1364,7 @@ module toe_tcp_core
   // single session at 100G comes every 3.7 cycles (64 bytes), under the 4 of the send step
   // (seg_rate data64, 1 session at 512 bits: 451 drops with it, 39 without; stop 30, when
   // the send step was one cycle).
-  wire skip_send = state_reg == ST_EXEC && ev_reg == EV_SEG && !pre_reg.wants_window && !s.fin_sent;
+  wire skip_send = state_reg == ST_TAIL && ev_reg == EV_SEG && !pre_reg.wants_window && !s.fin_sent;
   wire to_finish = fast_exec || skip_send;   // the event goes from its step to the finish
   always_ff @(posedge clk) begin
     size_valid_reg <= exec && !to_finish;
@@ -1364,35 +1383,35 @@ module toe_tcp_core
   // the event's verdict, kept from its step through the send step and the finish
   always_ff @(posedge clk) if (exec) begin
     ev_writes_reg <= writes;
-    post_sess_reg <= ns;
+    post_sess_reg <= step.ns;
     post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
-    post_rx_read_reg <= rx_init ? rx_first : ev_rx_read;
-    post_rx_init_reg <= rx_init;
+    post_rx_read_reg <= step.rx_init ? step.rx_first : ev_rx_read;
+    post_rx_init_reg <= step.rx_init;
     post_woken_reg <= ev_reg == EV_RD_WAKE;
-    post_tx_init_reg <= tx_init;
+    post_tx_init_reg <= step.tx_init;
     post_tx_first_reg <= isn + 1;
     post_tx_woken_reg <= ev_reg == EV_TX_WAKE;
-    post_tx_clear_want_reg <= tx_clear_want;
+    post_tx_clear_want_reg <= step.tx_clear_want;
     post_want_seen_reg <= ev_tx_want;
     // a new session's `s` is the stale record of its slot
     post_arm_force_reg <= ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN;
     post_old_on_reg <= deadline_on(s);
     post_old_at_reg <= deadline_at(s);
-    post_edge_kept_reg <= writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(ns.state);
-    post_send_reg <= send;
-    post_seq_reg <= send_seq;
-    post_rst_ack_reg <= rst_ack;
-    post_rst_with_ack_reg <= rst_with_ack;
-    post_rst_to_seg_reg <= rst_to_seg;
+    post_edge_kept_reg <= writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(step.ns.state);
+    post_send_reg <= step.send;
+    post_seq_reg <= step.send_seq;
+    post_rst_ack_reg <= step.rst_ack;
+    post_rst_with_ack_reg <= step.rst_with_ack;
+    post_rst_to_seg_reg <= step.rst_to_seg;
     post_seg_remote_ip_reg <= g.remote_ip;
     post_seg_remote_port_reg <= g.remote_port;
     post_seg_local_port_reg <= g.local_port;
-    post_try_send_reg <= try_send;
-    post_sws_override_reg <= sws_override;
-    post_ack_now_reg <= ack_now;
-    post_ack_second_reg <= ack_second;
-    post_heard_reg <= heard;
+    post_try_send_reg <= step.try_send;
+    post_sws_override_reg <= step.sws_override;
+    post_ack_now_reg <= step.ack_now;
+    post_ack_second_reg <= step.ack_second;
+    post_heard_reg <= step.heard;
     post_accepted_reg <= steer_accept;
     post_dbg_reg <= ev_reg == EV_DBG;
     // the persist rule: was the running timer the persist timer before this event
@@ -1526,13 +1545,13 @@ module toe_tcp_core
     end else if (fast_exec) begin
       sent_sess_reg <= fs;     // ns is fs then: not through the event step's logic
       sent_send_reg <= SEND_NONE;
-      sent_seq_reg <= send_seq;
+      sent_seq_reg <= step.send_seq;
       sent_len_reg <= '0;
       sent_sendq_reg <= 1'b0;
     end else if (skip_send) begin
-      sent_sess_reg <= ns;
-      sent_send_reg <= send;
-      sent_seq_reg <= send_seq;
+      sent_sess_reg <= step.ns;
+      sent_send_reg <= step.send;
+      sent_seq_reg <= step.send_seq;
       sent_len_reg <= '0;
       sent_sendq_reg <= 1'b0;
     end
@@ -1628,12 +1647,12 @@ module toe_tcp_core
 
   // RX delivery: a new connection's RX_DONE, the drop bit of every record written, and
   // RX_DONE read with the record
-  assign rxd_init_valid = writes && rx_init;
+  assign rxd_init_valid = writes && step.rx_init;
   assign rxd_init_session = SID_W'(sid_reg);
-  assign rxd_init_rx_done = rx_first;
+  assign rxd_init_rx_done = step.rx_first;
   assign rxd_drop_valid = state_reg == ST_INIT || writes;
   assign rxd_drop_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : sid_reg);
-  assign rxd_drop_value = state_reg != ST_INIT && ns.ended && !ns.orderly;
+  assign rxd_drop_value = state_reg != ST_INIT && step.ns.ended && !step.ns.orderly;
   assign rec_rd_session = SID_W'(rd_addr);
   assign post_op_valid = state_reg == ST_INIT || post_write_reg;
   assign post_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
@@ -1672,7 +1691,7 @@ module toe_tcp_core
     if (exec && do_rxw2) begin
       rxw2_reg <= rxw;
       rxw2_reg.length <= '0;
-      rxw2_reg.tag <= end_tag;
+      rxw2_reg.tag <= step.end_tag;
     end
     push_rxw2 <= exec && do_rxw2;
     if (rst) push_rxw2 <= 1'b0;
@@ -1728,8 +1747,10 @@ module toe_tcp_core
       end
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
       ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_PRE;
-      // the fast path's event executes in ST_PRE, the slow path's in ST_EXEC
-      ST_PRE, ST_EXEC: state_reg <= exec ? ST_IDLE : ST_EXEC;
+      // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC, its tail in ST_TAIL
+      ST_PRE: state_reg <= fast ? ST_IDLE : ST_EXEC;
+      ST_EXEC: state_reg <= ST_TAIL;
+      ST_TAIL: state_reg <= ST_IDLE;
       default: state_reg <= ST_IDLE;
     endcase
     if (rst) begin
@@ -1744,8 +1765,7 @@ module toe_tcp_core
     {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
      stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors, stat_mss_clamped,
      stat_half_open_drops, stat_out_of_order} <=
-      exec ? {c_active, c_passive, c_fail, c_estab_rst, c_rst, c_retrans, c_wdrop, c_chall, c_badflags, c_apperr,
-              c_mss_clamp, c_half_open, c_ooo} : '0;
+      exec ? step.count : '0;
     // established gauge: the state the post stage writes (a FIN it sends leaves ESTABLISHED)
     if (post_write_reg && post_counted_reg) begin
       if (!is_estab(post_old_state_reg) && is_estab(fin_sess.state)) curr_estab <= curr_estab + 1'b1;
