@@ -372,6 +372,7 @@ module toe_tcp_core
   logic new_reg, found_reg, listening_reg, capped_reg;
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
+  logic [31:0] seg_end_reg;   // its SEG.SEQ + payload length, added at the pick
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
   tcp_ring_job_t done_reg;
@@ -670,16 +671,14 @@ module toe_tcp_core
   logic fast_ack_now, fast_ack_second, fast_data;
   logic fast_waits_after;        // data or a FIN waits after it (wants_window of the record after)
   always_comb begin
-    logic [31:0] seg_end_f;
     logic seg_ev, ack_new, past_nxt, fits, sample;
     dack_t d;
     seg_ev = ev_reg == EV_SEG;
-    seg_end_f = g.seq + 32'(g.length);
     ack_new = seg_ev && seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
     past_nxt = seq_lt(s.snd_nxt, g.ack);
     // wants_window(fs), with both values of SND.NXT compared at once (the ACK may bring it along)
     fast_waits_after = (ack_new && past_nxt ? seq_lt(g.ack, s.tx_done) : data_waiting(s)) || (s.close_req && !s.fin_sent);
-    fits = !s.ooo[0].on && seq_le(seg_end_f, s.rcv_adv);
+    fits = !s.ooo[0].on && seq_le(seg_end_reg, s.rcv_adv);
     sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
     fast_data = seg_ev && g.length != '0;
     fs = take_ack(s, g, ack_new, g.ack == s.snd_max, past_nxt,
@@ -692,7 +691,7 @@ module toe_tcp_core
     d = delayed_ack(fs, g.length < s.mss, now_us, cfg_delack_us);
     if (fast_data) begin
       {fs, fast_ack_now, fast_ack_second} = {d.x, d.now, d.second};
-      fs.rcv_nxt = seg_end_f;
+      fs.rcv_nxt = seg_end_reg;
     end
     fast = !slow_only_reg &&
            ((seg_ev && !new_reg && found_now && s.state == ESTABLISHED &&
@@ -712,8 +711,7 @@ module toe_tcp_core
   // the same in all three (a finish in between writes another session's), and pre_reg
   // holds in ST_TAIL, so that the engines' values the step used are the ones passed on.
   always_comb begin
-    logic [31:0] seg_end_p, tx_app_p, rx_read_p;
-    seg_end_p = g.seq + 32'(g.length);
+    logic [31:0] tx_app_p, rx_read_p;
     tx_app_p = txreq_rd_tx_app;
     rx_read_p = rxread_rd_rx_read;
     pre.found = found_now;
@@ -739,15 +737,15 @@ module toe_tcp_core
     pre.at_rto = now_us + s.rto;
     pre.at_rto_sampled = now_us + pre.rtt.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
-    pre.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seq_lt(s.rcv_adv, seg_end_p) ? s.rcv_adv : seg_end_p);
+    pre.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg);
     pre.skip = 16'(pre.reasm.lo - g.seq);
     pre.take = pre.reasm.hi - pre.reasm.lo;
-    pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_p) && pre.wnd != '0;
+    pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && pre.wnd != '0;
     pre.trimmed = s.rcv_nxt != g.seq || pre.take != 32'(g.length) || pre.reasm.joined != '0;
     pre.take_short = pre.take < 32'(s.mss);
     pre.ooo_store = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd && pre.reasm.store;
-    pre.fin_at_nxt = seg_end_p == s.rcv_nxt;
-    pre.fin_at_reasm = seg_end_p == pre.reasm.rcv_nxt;
+    pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;
+    pre.fin_at_reasm = seg_end_reg == pre.reasm.rcv_nxt;
     pre.rd_wake_ack = pre.wnd < (RING >> 1) && adv_edge_of(s, rx_read_p, s.rcv_nxt) != s.rcv_adv;
     pre.tmr_due = seq_le(s.tmr_at, now_us);
     pre.dack_due = seq_le(s.dack_at, now_us);
@@ -1725,6 +1723,7 @@ module toe_tcp_core
         found_reg <= 1'b1;
         new_reg <= 1'b0;
         seg_reg <= s_seg.seg;
+        seg_end_reg <= s_seg.seg.seq + 32'(s_seg.seg.length);
         slow_only_reg <= size_valid_reg;
         if (ev_pick == EV_SEG) begin
           found_reg <= s_seg.found;
