@@ -257,14 +257,17 @@ module toe_tcp_core
   logic wr_en;
   sess_t wr_sess;
   // The finish writes a record in the cycle the next event may read it: a read of the
-  // record being written returns what is written (forwarding of the in-flight update).
+  // record being written returns what is written (forwarding of the in-flight update,
+  // rd_fwd_reg below). The RAM gives the record as it was before the write.
+  sess_t rd_ram_reg, wr_sess_reg;
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_addr] <= wr_sess;
-    rd_sess <= wr_en && wr_addr == rd_addr ? wr_sess : mem[rd_addr];
+    rd_ram_reg <= mem[rd_addr];
+    wr_sess_reg <= wr_sess;
   end
 
   // ---------------- output queues ----------------
-  logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room; a session is in the send queue once)
+  logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room_reg; a session is in the send queue once)
   logic q_cmd_ready, q_notif_ready, q_steer_ready, q_openrsp_ready, q_dbg_ready;
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
@@ -338,24 +341,38 @@ module toe_tcp_core
   // Room for what each kind of event may emit. An event is only picked when its outputs
   // fit, and it needs room only in queues whose consumers never wait on the core's other
   // outputs: a read completion must get through while the app waits for notifications.
-  wire rxw_room = rxw_count_reg <= 5'd13;
+  // The RX writer's queue takes two entries per event, and a second one may still be on
+  // its way (push_rxw2) when the next event is picked.
   // The segment command and the timer wheel's entry of an event are pushed by its finish,
   // after the next event may have been picked (in the size step's, the send step's or the
   // finish's cycle): that one needs room beside them (whether the finish sends is decided
   // in the send step and the finish, so room is kept whenever one of them holds an event;
   // the wheel's entry is pushed by the arm step after the finish).
-  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg) + 5'(size_valid_reg);
-  wire cmd_room = cmd_count < 5'd16;
-  logic arm_step_reg;   // the arm step (the cycle after a finish that wrote its record) holds an event
-  wire arm_room = arm_count_reg + 4'(post_write_reg) + 4'((size_valid_reg || send_valid_reg) && ev_writes_reg) +
-                  4'(arm_step_reg) < 4'd8;
   // Data is sent only while the segment command queue is short (fewer than four): the
   // queue drains at the wire's pace, and data commands that filled it would shut out the
   // received segments (the peer's ACKs) that need one command each, until the input FIFO
   // overflowed (64 sessions sending at 10G: a third of the peer's ACKs dropped). An event
   // that has data to send while it is long puts the session in the send queue, which is
   // served only while it is short.
-  wire sendq_room = cmd_count < 5'd4;
+  // The flags are registered, so that the pick reads flip-flops: each is computed a cycle
+  // ahead on the next cycle's count, bounded by this cycle's plus one event that may leave
+  // its step (ST_PRE or ST_TAIL) less what is taken. The bound is exact for the fast path's
+  // event, and no event is picked in the cycle after a slow event's ST_PRE.
+  logic arm_step_reg;   // the arm step (the cycle after a finish that wrote its record) holds an event
+  wire step_ends = state_reg == ST_PRE || state_reg == ST_TAIL;
+  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg) + 5'(size_valid_reg);
+  wire [4:0] cmd_count_next = cmd_count + 5'(step_ends) - 5'(m_cmd_valid && m_cmd_ready);
+  wire [3:0] arm_count_next = arm_count_reg + 4'(post_write_reg) + 4'((size_valid_reg || send_valid_reg) && ev_writes_reg) +
+                              4'(arm_step_reg) + 4'(step_ends) - 4'(arm_valid && arm_ready);
+  wire [4:0] rxw_count_next = rxw_count_reg + 5'(push_rxw2) + 5'(step_ends) - 5'(m_rxw_job_valid && m_rxw_job_ready);
+  logic rxw_room_reg, cmd_room_reg, arm_room_reg, sendq_room_reg;
+  always_ff @(posedge clk) begin
+    rxw_room_reg <= rxw_count_next <= 5'd13;
+    cmd_room_reg <= cmd_count_next < 5'd16;
+    arm_room_reg <= arm_count_next < 4'd8;
+    sendq_room_reg <= cmd_count_next < 5'd4;
+    if (rst) {rxw_room_reg, cmd_room_reg, arm_room_reg, sendq_room_reg} <= '0;
+  end
   wire sendq_room_post = cmd_count_reg < 5'd4;   // the same rule in the send step, beside its own command
 
   // ---------------- event selection ----------------
@@ -392,20 +409,22 @@ module toe_tcp_core
   assign ev_sid[EV_TIMER] = fire_sid;
   assign ev_sid[EV_DBG] = SW'(dbg_req);
   assign ev_sid[EV_TOLD] = SW'(told_session);
+  logic [N_EV-1:0] ev_at_post;   // the kind's session is the one the post stage holds (and the finish writes)
   logic [N_EV-1:0] ev_busy, ev_valid;
   for (genvar i = 0; i < N_EV; i++) begin : g_busy
-    assign ev_busy[i] = i != EV_OPEN && (size_valid_reg || send_valid_reg) && ev_sid[i] == post_sid_reg;
+    assign ev_at_post[i] = ev_sid[i] == post_sid_reg;
+    assign ev_busy[i] = i != EV_OPEN && (size_valid_reg || send_valid_reg) && ev_at_post[i];
   end
   assign ev_valid = ~ev_busy & {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
-                     fire_valid && cmd_room && q_notif_ready && rxw_room,        // timer
-                     sq_valid && cmd_room && sendq_room,                         // send queue
-                     s_seg_valid && cmd_room && q_notif_ready && rxw_room && q_steer_ready,
-                     txreq_wake_valid && cmd_room,
-                     close_req_valid && cmd_room && q_notif_ready && rxw_room,
-                     open_req_valid && q_openrsp_ready && cmd_room,
-                     s_txw_done_valid && cmd_room,
-                     rxread_wake_valid && cmd_room};
+                     fire_valid && cmd_room_reg && q_notif_ready && rxw_room_reg,        // timer
+                     sq_valid && cmd_room_reg && sendq_room_reg,                         // send queue
+                     s_seg_valid && cmd_room_reg && q_notif_ready && rxw_room_reg && q_steer_ready,
+                     txreq_wake_valid && cmd_room_reg,
+                     close_req_valid && cmd_room_reg && q_notif_ready && rxw_room_reg,
+                     open_req_valid && q_openrsp_ready && cmd_room_reg,
+                     s_txw_done_valid && cmd_room_reg,
+                     rxread_wake_valid && cmd_room_reg};
   // Round robin over the kinds of event: the first ready kind after the one taken last
   // (rr_after_reg: one bit per kind after it), else the first ready kind. The grant is
   // one-hot, so that the pick, the readies and the session it reads are a few LUTs deep.
@@ -427,7 +446,7 @@ module toe_tcp_core
   // would overwrite the post stage's registers before the finish read them.
   logic [SW-1:0] pick_sid;
   logic slow_only_reg;
-  wire start = state_reg == ST_IDLE && ev_any && arm_room && rel_count_reg == '0;
+  wire start = state_reg == ST_IDLE && ev_any && arm_room_reg && rel_count_reg == '0;
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
   assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
@@ -1709,6 +1728,13 @@ module toe_tcp_core
   end
   // the record is read in the cycle an event starts (or, for an open, when the table answers)
   assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;
+  // The read of the record the finish writes in the same cycle is forwarded. For a pick the
+  // compare is made beside the grant, on each kind's session (ev_at_post), not on the
+  // session it picks.
+  logic rd_fwd_reg;
+  always_ff @(posedge clk)
+    rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? (ev_grant & ev_at_post) != '0 : wr_addr == rd_addr);
+  assign rd_sess = rd_fwd_reg ? wr_sess_reg : rd_ram_reg;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
@@ -1810,8 +1836,8 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
       else $error("toe_tcp_core: session %0d advertised right edge moved left", post_sid_reg);
-  // queues pushed without a handshake always have room: the post stage's (cmd_room,
-  // arm_room), the RX writer's (rxw_room) and the send queue (each session in it once)
+  // queues pushed without a handshake always have room: the post stage's (cmd_room_reg,
+  // arm_room_reg), the RX writer's (rxw_room_reg) and the send queue (each session in it once)
   always @(posedge clk) if (!rst) begin
     assert (!(do_cmd && !q_cmd_ready)) else $error("toe_tcp_core: segment command queue overflow");
     assert (!(do_arm && !arm_q_ready)) else $error("toe_tcp_core: timer wheel queue overflow");
