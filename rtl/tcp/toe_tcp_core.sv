@@ -554,6 +554,8 @@ module toe_tcp_core
     logic          peer_fin;       // the end marker tells the peer's FIN (the receive side ends only)
     logic          gave_up;        // a timer gave up: abort
     logic          una_from_ack;   // SND.UNA becomes SEG.ACK
+    logic          rtt_take;       // an RTT sample: SRTT, RTTVAR and RTO from the estimator (rtt_reg)
+    logic          rto_sampled;    // the retransmission timer restarts now with that RTO
     logic          rx_init;        // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
     logic [31:0]   rx_first;       // its first sequence number
     logic          tx_init;        // the step makes a new connection's TX_APP (ISN + 1)
@@ -650,8 +652,8 @@ module toe_tcp_core
     logic        acceptable, syn_in_window, syn_repeated, at_rcv_nxt, ack_not_max, ack_past_nxt,
                  una_is_max, wnd_ok, wnd_grows, fin_acked;
     logic        sample;               // the ACK covers the timed segment
-    rtt_t        rtt;                  // the estimator after the sample (s.rtt_t0 .. now)
-    logic [31:0] at_rto, at_rto_sampled;   // now + RTO, before and after the sample
+    rtt_diff_t   rtt_diff;             // the estimator's first half on the sample (s.rtt_t0 .. now)
+    logic [31:0] at_rto;               // now + RTO (before a sample)
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
     reasm_t      reasm;                // where the payload goes (reasm_place)
     logic [15:0] skip;
@@ -751,10 +753,8 @@ module toe_tcp_core
     // SND.UNA after the ACK: SEG.ACK when it acknowledges new data
     pre.fin_acked = s.fin_sent && (pre.ack_kind == ACK_NEW ? !pre.ack_not_max : pre.una_is_max);
     pre.sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    pre.rtt = rtt_sample('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, now_us - s.rtt_t0, cfg_rto_min_us,
-                         cfg_rto_max_us);
+    pre.rtt_diff = rtt_diff('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, now_us - s.rtt_t0);
     pre.at_rto = now_us + s.rto;
-    pre.at_rto_sampled = now_us + pre.rtt.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
     pre.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg);
     pre.skip = 16'(pre.reasm.lo - g.seq);
@@ -924,7 +924,7 @@ module toe_tcp_core
               r.ns.retries = '0;
               r.ns.tmr_on = 1'b0;
               if (s.rtt_on) begin
-                {r.ns.srtt8, r.ns.rttvar4, r.ns.rto} = pre_reg.rtt;
+                r.rtt_take = 1'b1;
                 r.ns.rtt_on = 1'b0;
               end
               r.do_notif = 1'b1;
@@ -1003,11 +1003,12 @@ module toe_tcp_core
             end
             if (!stop) begin
               r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
-                            pre_reg.wnd_grows, pre_reg.sample ? pre_reg.at_rto_sampled : pre_reg.at_rto);
+                            pre_reg.wnd_grows, pre_reg.at_rto);
               if (ack_kind == ACK_NEW) begin
                 r.una_from_ack = 1'b1;
                 if (pre_reg.sample) begin   // RFC 6298 estimator (Karn: one timed segment)
-                  {r.ns.srtt8, r.ns.rttvar4, r.ns.rto} = pre_reg.rtt;
+                  r.rtt_take = 1'b1;
+                  r.rto_sampled = 1'b1;     // the timer restarts with the new RTO
                   r.ns.rtt_on = 1'b0;
                 end
               end
@@ -1021,6 +1022,7 @@ module toe_tcp_core
                 CLOSING: if (fin_acked) begin
                   r.ns.tmr_on = 1'b1;
                   r.ns.tmr_at = now_us + cfg_time_wait_us;
+                  r.rto_sampled = 1'b0;
                   r.end_marker = 1'b1;
                   r.end_tag = 3'(NOTIF_CLOSED);
                 end
@@ -1031,6 +1033,7 @@ module toe_tcp_core
                 end
                 TIME_WAIT: if (g.flags[F_FIN]) begin
                   r.ns.tmr_at = now_us + cfg_time_wait_us;
+                  r.rto_sampled = 1'b0;
                   r.send = SEND_ACK;
                   stop = 1'b1;
                 end
@@ -1097,6 +1100,7 @@ module toe_tcp_core
                   r.ns.state = TIME_WAIT;
                   r.ns.tmr_on = 1'b1;
                   r.ns.tmr_at = now_us + cfg_time_wait_us;
+                  r.rto_sampled = 1'b0;
                   r.end_marker = 1'b1;
                   r.end_tag = 3'(NOTIF_CLOSED);
                 end
@@ -1253,6 +1257,12 @@ module toe_tcp_core
     step_c = r;
   end
   always_ff @(posedge clk) if (state_reg == ST_EXEC) step_reg <= step_c;
+  // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample): its first half in the pre stage,
+  // the second beside the step; the tail takes the result when the step took the sample
+  rtt_t rtt_reg;
+  always_ff @(posedge clk) if (state_reg == ST_EXEC)
+    rtt_reg <= rtt_update('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, pre_reg.rtt_diff, cfg_rto_min_us,
+                          cfg_rto_max_us);
 
   // ST_TAIL: the rules every kind of event shares, on the step's result; or the fast path's
   // event in ST_PRE (its record and every output of its step)
@@ -1261,6 +1271,8 @@ module toe_tcp_core
     logic end_direct;
     step_t t;
     t = step_reg;
+    if (t.rtt_take) {t.ns.srtt8, t.ns.rttvar4, t.ns.rto} = rtt_reg;
+    if (t.rto_sampled) t.ns.tmr_at = now_us + rtt_reg.rto;
     // ---- a timer gave up (retransmissions, probes, FIN-WAIT-2, keepalive): abort with RST,
     // except a SYN never answered; an open that never got established is told as such ----
     if (t.gave_up) begin

@@ -66,21 +66,33 @@ package toe_tcp_rules_pkg;
   typedef struct packed {
     logic [31:0] srtt8, rttvar4, rto;
   } rtt_t;
-  function automatic rtt_t rtt_sample(input rtt_t x, input logic [31:0] r, rto_min, rto_max);
+  // The estimator in two halves, so that a pipeline can put a register between them:
+  // rtt_diff takes the sample R' (at least 1) and |SRTT - R'|, rtt_update the rest.
+  typedef struct packed {
+    logic [31:0] r1, diff;
+  } rtt_diff_t;
+  function automatic rtt_diff_t rtt_diff(input rtt_t x, input logic [31:0] r);
+    rtt_diff_t d;
+    logic [31:0] srtt;
+    d.r1 = umax(r, 32'd1);
+    srtt = x.srtt8 >> 3;
+    d.diff = srtt > d.r1 ? srtt - d.r1 : d.r1 - srtt;
+    return d;
+  endfunction
+  function automatic rtt_t rtt_update(input rtt_t x, input rtt_diff_t d, input logic [31:0] rto_min, rto_max);
     rtt_t y;
-    logic [31:0] r1, srtt, diff;
-    r1 = umax(r, 32'd1);
     if (x.srtt8 == '0) begin
-      y.srtt8 = r1 << 3;
-      y.rttvar4 = r1 << 1;
+      y.srtt8 = d.r1 << 3;
+      y.rttvar4 = d.r1 << 1;
     end else begin
-      srtt = x.srtt8 >> 3;
-      diff = srtt > r1 ? srtt - r1 : r1 - srtt;
-      y.rttvar4 = x.rttvar4 - (x.rttvar4 >> 2) + diff;
-      y.srtt8 = x.srtt8 - srtt + r1;
+      y.rttvar4 = x.rttvar4 - (x.rttvar4 >> 2) + d.diff;
+      y.srtt8 = x.srtt8 - (x.srtt8 >> 3) + d.r1;
     end
     y.rto = umin(umax((y.srtt8 >> 3) + umax(32'd1, y.rttvar4), rto_min), rto_max);
     return y;
+  endfunction
+  function automatic rtt_t rtt_sample(input rtt_t x, input logic [31:0] r, rto_min, rto_max);
+    return rtt_update(x, rtt_diff(x, r), rto_min, rto_max);
   endfunction
 
   // How many bytes to send from SND.NXT now (0: nothing). `queued_end` is the end of the
