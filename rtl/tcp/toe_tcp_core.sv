@@ -250,6 +250,11 @@ module toe_tcp_core
     return data_waiting(x) || (x.close_req && !x.fin_sent);
   endfunction
 
+  // the core's sequencer (below)
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
+                            ST_EXEC, ST_TAIL} state_e;
+  state_e state_reg;
+
   // ---------------- state table (one writer: this module) ----------------
   sess_t mem [MAX_SESSIONS];
   sess_t rd_sess;
@@ -381,9 +386,6 @@ module toe_tcp_core
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
   localparam int unsigned N_EV = 10;
-  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
-                            ST_EXEC, ST_TAIL} state_e;
-  state_e state_reg;
   event_e ev_reg;
   logic [SW:0] init_reg;
   logic new_reg, found_reg, listening_reg, capped_reg;
