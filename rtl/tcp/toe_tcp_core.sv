@@ -398,8 +398,9 @@ module toe_tcp_core
 
   // The session of each kind of event (an open's comes from the session table later). An
   // event whose session is in the size or send step waits (ev_busy): it would read the
-  // record before the finish writes it; other sessions' events may be picked then. The
-  // compares are made beside the grant, not on the session it picks.
+  // record before the finish writes it (at most two cycles). The compares are made beside
+  // the grant, not on the session it picks, and hold back its start, not the grant, so
+  // that the session read follows the grant alone.
   logic [SW-1:0] ev_sid [N_EV];
   assign ev_sid[EV_RD_WAKE] = SW'(rxread_wake_session);
   assign ev_sid[EV_TXW_DONE] = SW'(s_txw_done.session);
@@ -417,7 +418,7 @@ module toe_tcp_core
     assign ev_at_post[i] = ev_sid[i] == post_sid_reg;
     assign ev_busy[i] = i != EV_OPEN && (size_valid_reg || send_valid_reg) && ev_at_post[i];
   end
-  assign ev_valid = ~ev_busy & {told_valid,                                                     // told
+  assign ev_valid = {told_valid,                                                     // told
                      dbg_req_valid && q_dbg_ready,                                   // debug
                      fire_valid && cmd_room_reg && q_notif_ready && rxw_room_reg,        // timer
                      sq_valid && cmd_room_reg && sendq_room_reg,                         // send queue
@@ -448,7 +449,7 @@ module toe_tcp_core
   // would overwrite the post stage's registers before the finish read them.
   logic [SW-1:0] pick_sid;
   logic slow_only_reg;
-  wire start = state_reg == ST_IDLE && ev_any && arm_room_reg && rel_count_reg == '0;
+  wire start = state_reg == ST_IDLE && ev_any && (ev_grant & ev_busy) == '0 && arm_room_reg && rel_count_reg == '0;
 
   assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
   assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
@@ -803,32 +804,43 @@ module toe_tcp_core
   // in step_reg; the rules every kind shares (a timer that gave up, NOTIF_TX_SPACE, the end
   // of the connection, where an RST goes) run on it in ST_TAIL, whose outputs go to the
   // queues and the post stage. The fast path's event gives its own outputs in ST_PRE.
+  // every output's value when the step does not set it
+  step_t step_init;
   always_comb begin
-    logic [31:0] seglen, take;
+    step_init = '0;
+    step_init.ns = s;
+    step_init.send = SEND_NONE;
+    // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
+    // RCV.NXT, and the peer would drop them as old segments
+    step_init.send_seq = s.snd_max;
+    step_init.notif_kind = NOTIF_DATA;
+    step_init.rxw = '{session: SID_W'(sid_reg), tag: 3'd0,
+                      base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
+                      offset: g.seq, length: '0, skip: '0, reassembled: '0};
+    step_init.end_tag = RING_TAG_NONE;
+    step_init.rx_first = g.seq + 1;
+  end
+
+  // The ACK of a segment in a synchronized state (and SYN-RCVD) that is acceptable, has ACK
+  // and neither RST nor SYN (RFC 9293 3.10.7.4 from the ACK field on): the ACK, the payload
+  // and the FIN. It is computed apart from the step's other cases, which choose it
+  // (ack_path), so that its rules are not behind theirs.
+  step_t step_ack;
+  always_comb begin
     reasm_t reasm;
-    logic acceptable, stop, fin_acked, trimmed;
+    logic stop, fin_acked, trimmed;
     tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
     dack_t dack;
     ack_kind_e ack_kind;
-    step_t r;                // the step's result
-    r = '0;
-    r.ns = s;
-    r.send = SEND_NONE;
-    // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
-    // RCV.NXT, and the peer would drop them as old segments
-    r.send_seq = s.snd_max;
-    r.notif_kind = NOTIF_DATA;
-    r.rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-              offset: g.seq, length: '0, skip: '0, reassembled: '0};
-    r.end_tag = RING_TAG_NONE;
-    r.rx_first = g.seq + 1;
-    seglen = pre_reg.seglen;
-    take = '0; trimmed = 1'b0;
+    step_t r;
+    r = step_init;
+    r.do_steer = 1'b1;
+    trimmed = 1'b0;
     reasm = pre_reg.reasm;
     took = 1'b0;
     dack = '0;
-    acceptable = 1'b0; fin_acked = 1'b0;
+    fin_acked = 1'b0;
     stop = 1'b0;
     ack_kind = pre_reg.ack_kind;
     // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else
@@ -841,6 +853,142 @@ module toe_tcp_core
       LAST_ACK: if (pre_reg.fin_acked) st_ack = CLOSED;
       default: ;
     endcase
+    // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
+    if (s.state == SYN_RCVD) begin
+      if (ack_kind == ACK_NEW) begin
+        r.do_notif = 1'b1;
+        r.notif_kind = NOTIF_NEW;
+      end else begin
+        r.send = SEND_RST;
+        r.send_seq = g.ack;
+        stop = 1'b1;
+      end
+    end
+    if (!stop && ack_kind == ACK_UNSENT) begin
+      r.send = SEND_ACK;       // acknowledges something never sent
+      r.count.wdrop = 1'b1;
+      stop = 1'b1;
+    end
+    if (!stop) begin
+      r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
+                    pre_reg.wnd_grows, pre_reg.at_rto);
+      if (ack_kind == ACK_NEW) begin
+        r.una_from_ack = 1'b1;
+        if (pre_reg.sample) begin   // RFC 6298 estimator (Karn: one timed segment)
+          r.rtt_take = 1'b1;
+          r.rto_sampled = 1'b1;     // the timer restarts with the new RTO
+          r.ns.rtt_on = 1'b0;
+        end
+      end
+      // an answer to a window or keepalive probe: the peer is alive
+      r.heard = 1'b1;
+      if (s.snd_wnd == '0 || pre_reg.una_is_max) r.ns.retries = '0;
+      fin_acked = pre_reg.fin_acked;
+      if (fin_acked) r.ns.tmr_on = 1'b0;
+      r.ns.state = st_ack;
+      unique case (s.state)
+        CLOSING: if (fin_acked) begin
+          r.ns.tmr_on = 1'b1;
+          r.ns.tmr_at = now_us + cfg_time_wait_us;
+          r.rto_sampled = 1'b0;
+          r.end_marker = 1'b1;
+          r.end_tag = 3'(NOTIF_CLOSED);
+        end
+        LAST_ACK: if (fin_acked) begin
+          r.end_marker = 1'b1;
+          r.end_tag = 3'(NOTIF_CLOSED);
+          stop = 1'b1;
+        end
+        TIME_WAIT: if (g.flags[F_FIN]) begin
+          r.ns.tmr_at = now_us + cfg_time_wait_us;
+          r.rto_sampled = 1'b0;
+          r.send = SEND_ACK;
+          stop = 1'b1;
+        end
+        default: ;
+      endcase
+    end
+    // ---- payload ----
+    if (!stop && pre_reg.payload) begin
+      if (st_ack == ESTABLISHED || st_ack == FIN_WAIT_1 || st_ack == FIN_WAIT_2) begin
+        // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
+        // fits the window (the ring writer drops the head and cuts the tail); what
+        // is new and where it goes, also ahead of RCV.NXT, is reasm_place
+        r.rxw.offset = reasm.lo;
+        r.rxw.skip = pre_reg.skip;
+        r.rxw.length = 17'(pre_reg.take);
+        if (pre_reg.in_order) begin
+          // in order: stored up to the first stored interval it reaches, which then
+          // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
+          r.steer_accept = 1'b1;
+          r.do_rxw = 1'b1;
+          r.rxw.reassembled = 16'(reasm.joined);
+          r.ns.rcv_nxt = reasm.rcv_nxt;
+          r.ns.ooo = reasm.set;
+          trimmed = pre_reg.trimmed;
+          took = 1'b1;
+          dack = delayed_ack(r.ns, pre_reg.take_short || trimmed, now_us, cfg_delack_us);
+          {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
+        end else begin
+          // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
+          // stored in place; a duplicate ACK tells the peer of the gap (RFC 5681
+          // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
+          // stored ones while they are all in use is dropped.
+          r.ack_now = 1'b1;
+          if (pre_reg.ooo_store) begin
+            r.steer_accept = 1'b1;
+            r.do_rxw = 1'b1;
+            r.rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
+            r.ns.ooo = reasm.set;
+            r.count.ooo = 1'b1;
+          end else r.count.wdrop = 1'b1;
+        end
+      end
+    end
+    // ---- FIN ----
+    if (!stop && g.flags[F_FIN] && (took ? pre_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
+      r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
+      r.ns.fin_rcvd = 1'b1;
+      r.ack_now = 1'b1;
+      unique case (st_ack)
+        ESTABLISHED: begin
+          r.ns.state = CLOSE_WAIT;
+          r.end_marker = 1'b1;
+          r.end_tag = 3'(NOTIF_PEER_FIN);
+          r.peer_fin = 1'b1;
+        end
+        FIN_WAIT_1: begin
+          r.ns.state = CLOSING;
+          r.end_marker = 1'b1;
+          r.end_tag = 3'(NOTIF_PEER_FIN);
+          r.peer_fin = 1'b1;
+        end
+        FIN_WAIT_2: begin
+          r.ns.state = TIME_WAIT;
+          r.ns.tmr_on = 1'b1;
+          r.ns.tmr_at = now_us + cfg_time_wait_us;
+          r.rto_sampled = 1'b0;
+          r.end_marker = 1'b1;
+          r.end_tag = 3'(NOTIF_CLOSED);
+        end
+        default: ;
+      endcase
+    end
+    if (!stop) r.try_send = 1'b1;
+    step_ack = r;
+  end
+
+  // the step of the event's kind
+  always_comb begin
+    logic [31:0] seglen, take;
+    logic acceptable;
+    logic ack_path;          // the segment's step is step_ack
+    step_t r;                // the step's result
+    r = step_init;
+    seglen = pre_reg.seglen;
+    take = '0;
+    acceptable = 1'b0;
+    ack_path = 1'b0;
 
     unique case (ev_reg)
       // ---- a received segment ----
@@ -987,129 +1135,7 @@ module toe_tcp_core
           end else if (!g.flags[F_ACK]) begin
             r.count.badflags = 1'b1;
           end else begin
-            // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
-            if (s.state == SYN_RCVD) begin
-              if (ack_kind == ACK_NEW) begin
-                r.do_notif = 1'b1;
-                r.notif_kind = NOTIF_NEW;
-              end else begin
-                r.send = SEND_RST;
-                r.send_seq = g.ack;
-                stop = 1'b1;
-              end
-            end
-            if (!stop && ack_kind == ACK_UNSENT) begin
-              r.send = SEND_ACK;       // acknowledges something never sent
-              r.count.wdrop = 1'b1;
-              stop = 1'b1;
-            end
-            if (!stop) begin
-              r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
-                            pre_reg.wnd_grows, pre_reg.at_rto);
-              if (ack_kind == ACK_NEW) begin
-                r.una_from_ack = 1'b1;
-                if (pre_reg.sample) begin   // RFC 6298 estimator (Karn: one timed segment)
-                  r.rtt_take = 1'b1;
-                  r.rto_sampled = 1'b1;     // the timer restarts with the new RTO
-                  r.ns.rtt_on = 1'b0;
-                end
-              end
-              // an answer to a window or keepalive probe: the peer is alive
-              r.heard = 1'b1;
-              if (s.snd_wnd == '0 || pre_reg.una_is_max) r.ns.retries = '0;
-              fin_acked = pre_reg.fin_acked;
-              if (fin_acked) r.ns.tmr_on = 1'b0;
-              r.ns.state = st_ack;
-              unique case (s.state)
-                CLOSING: if (fin_acked) begin
-                  r.ns.tmr_on = 1'b1;
-                  r.ns.tmr_at = now_us + cfg_time_wait_us;
-                  r.rto_sampled = 1'b0;
-                  r.end_marker = 1'b1;
-                  r.end_tag = 3'(NOTIF_CLOSED);
-                end
-                LAST_ACK: if (fin_acked) begin
-                  r.end_marker = 1'b1;
-                  r.end_tag = 3'(NOTIF_CLOSED);
-                  stop = 1'b1;
-                end
-                TIME_WAIT: if (g.flags[F_FIN]) begin
-                  r.ns.tmr_at = now_us + cfg_time_wait_us;
-                  r.rto_sampled = 1'b0;
-                  r.send = SEND_ACK;
-                  stop = 1'b1;
-                end
-                default: ;
-              endcase
-            end
-            // ---- payload ----
-            if (!stop && pre_reg.payload) begin
-              if (st_ack == ESTABLISHED || st_ack == FIN_WAIT_1 || st_ack == FIN_WAIT_2) begin
-                // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
-                // fits the window (the ring writer drops the head and cuts the tail); what
-                // is new and where it goes, also ahead of RCV.NXT, is reasm_place
-                r.rxw.offset = reasm.lo;
-                r.rxw.skip = pre_reg.skip;
-                r.rxw.length = 17'(pre_reg.take);
-                if (pre_reg.in_order) begin
-                  // in order: stored up to the first stored interval it reaches, which then
-                  // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
-                  take = pre_reg.take;
-                  r.steer_accept = 1'b1;
-                  r.do_rxw = 1'b1;
-                  r.rxw.reassembled = 16'(reasm.joined);
-                  r.ns.rcv_nxt = reasm.rcv_nxt;
-                  r.ns.ooo = reasm.set;
-                  trimmed = pre_reg.trimmed;
-                  took = 1'b1;
-                  dack = delayed_ack(r.ns, pre_reg.take_short || trimmed, now_us, cfg_delack_us);
-                  {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
-                end else begin
-                  // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
-                  // stored in place; a duplicate ACK tells the peer of the gap (RFC 5681
-                  // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
-                  // stored ones while they are all in use is dropped.
-                  r.ack_now = 1'b1;
-                  if (pre_reg.ooo_store) begin
-                    r.steer_accept = 1'b1;
-                    r.do_rxw = 1'b1;
-                    r.rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
-                    r.ns.ooo = reasm.set;
-                    r.count.ooo = 1'b1;
-                  end else r.count.wdrop = 1'b1;
-                end
-              end
-            end
-            // ---- FIN ----
-            if (!stop && g.flags[F_FIN] && (took ? pre_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
-              r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
-              r.ns.fin_rcvd = 1'b1;
-              r.ack_now = 1'b1;
-              unique case (st_ack)
-                ESTABLISHED: begin
-                  r.ns.state = CLOSE_WAIT;
-                  r.end_marker = 1'b1;
-                  r.end_tag = 3'(NOTIF_PEER_FIN);
-                  r.peer_fin = 1'b1;
-                end
-                FIN_WAIT_1: begin
-                  r.ns.state = CLOSING;
-                  r.end_marker = 1'b1;
-                  r.end_tag = 3'(NOTIF_PEER_FIN);
-                  r.peer_fin = 1'b1;
-                end
-                FIN_WAIT_2: begin
-                  r.ns.state = TIME_WAIT;
-                  r.ns.tmr_on = 1'b1;
-                  r.ns.tmr_at = now_us + cfg_time_wait_us;
-                  r.rto_sampled = 1'b0;
-                  r.end_marker = 1'b1;
-                  r.end_tag = 3'(NOTIF_CLOSED);
-                end
-                default: ;
-              endcase
-            end
-            if (!stop) r.try_send = 1'b1;
+            ack_path = 1'b1;   // the ACK of a synchronized segment (step_ack)
           end
         end
       end
@@ -1256,7 +1282,7 @@ module toe_tcp_core
       EV_DBG: r.do_dbg = 1'b1;
       default: ;
     endcase
-    step_c = r;
+    step_c = ack_path ? step_ack : r;
   end
   always_ff @(posedge clk) if (state_reg == ST_EXEC) step_reg <= step_c;
   // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample): its first half in the pre stage,
@@ -1747,7 +1773,8 @@ module toe_tcp_core
   // session it picks.
   logic rd_fwd_reg;
   always_ff @(posedge clk)
-    rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? (ev_grant & ev_at_post) != '0 : wr_addr == rd_addr);
+    rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? (ev_grant & ev_at_post) != '0 :
+                            wr_addr == (state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg));
   assign rd_sess = rd_fwd_reg ? wr_sess_reg : rd_ram_reg;
 
   always_ff @(posedge clk) begin
