@@ -252,7 +252,7 @@ module toe_tcp_core
 
   // the core's sequencer (below)
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
-                            ST_EXEC, ST_TAIL} state_e;
+                            ST_PRE2, ST_EXEC, ST_TAIL} state_e;
   state_e state_reg;
 
   // ---------------- state table (one writer: this module) ----------------
@@ -495,8 +495,8 @@ module toe_tcp_core
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
   logic step_done_reg, post_new_reg;
   assign half_open = half_open_reg + (SID_W+1)'(((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ||
-                                                   state_reg == ST_PRE || state_reg == ST_EXEC ||
-                                                   state_reg == ST_TAIL) &&
+                                                   state_reg == ST_PRE || state_reg == ST_PRE2 ||
+                                                   state_reg == ST_EXEC || state_reg == ST_TAIL) &&
                                                   ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg));
 
   // ---------------- the event step ----------------
@@ -511,8 +511,8 @@ module toe_tcp_core
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
   wire [16:0] tx_want = txreq_rd_tx_want;
-  // the fast path's event executes in ST_PRE; the slow path's step runs a cycle later in
-  // ST_EXEC, and its outputs come from ST_TAIL after it
+  // the fast path's event executes in ST_PRE; the slow path's step runs in ST_EXEC (after
+  // ST_PRE2), and its outputs come from ST_TAIL after it
   logic fast;
   wire fast_exec = state_reg == ST_PRE && fast;
   wire exec = state_reg == ST_TAIL || fast_exec;   // the event's outputs: record, queues, post stage
@@ -658,10 +658,8 @@ module toe_tcp_core
     rtt_diff_t   rtt_diff;             // the estimator's first half on the sample (s.rtt_t0 .. now)
     logic [31:0] at_rto;               // now + RTO (before a sample)
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
-    reasm_t      reasm;                // where the payload goes (reasm_place)
-    logic [15:0] skip;
-    logic [31:0] take;
-    logic        in_order, trimmed, take_short, ooo_store, fin_at_nxt, fin_at_reasm;
+    logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
+    logic        in_order, ooo_ahead, fin_at_nxt;
     logic        rd_wake_ack;          // a read opened the window by a step (EV_RD_WAKE)
     logic        tmr_due, dack_due, retry_max, retry_give_up, probes_max, data_waiting, wants_window;
     logic [31:0] rto_backoff, at_rto_backoff;
@@ -727,13 +725,15 @@ module toe_tcp_core
   end
 
   // ---------------- slow path: the pre stage ----------------
-  // The slow path's event step takes three cycles. In the first (ST_PRE, beside the fast
+  // The slow path's event step takes four cycles. In the first (ST_PRE, beside the fast
   // path) every rule that compares or adds fields of the record, the segment and the
   // engines' values is computed at once, for each case the step may take, and kept in
-  // pre_reg; in the second (ST_EXEC) the step of the event's kind chooses among them; in
-  // the third (ST_TAIL) the rules all kinds share finish it. The record and the segment are
-  // the same in all three (a finish in between writes another session's), and pre_reg
-  // holds in ST_TAIL, so that the engines' values the step used are the ones passed on.
+  // pre_reg; in the second (ST_PRE2) the payload's place among the out-of-order intervals
+  // (place_reg); in the third (ST_EXEC) the step of the event's kind chooses among them; in
+  // the fourth (ST_TAIL) the rules all kinds share finish it. The record and the segment
+  // are the same in all four (a finish in between writes another session's); pre_reg is
+  // taken again in each (the engines' values move) but holds in ST_TAIL, so that those the
+  // tail uses are the ones it passes on.
   always_comb begin
     logic [31:0] tx_app_p, rx_read_p;
     tx_app_p = txreq_rd_tx_app;
@@ -759,15 +759,10 @@ module toe_tcp_core
     pre.rtt_diff = rtt_diff('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, now_us - s.rtt_t0);
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
-    pre.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg);
-    pre.skip = 16'(pre.reasm.lo - g.seq);
-    pre.take = pre.reasm.hi - pre.reasm.lo;
+    pre.reasm_hi = seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg;
     pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && pre.wnd != '0;
-    pre.trimmed = s.rcv_nxt != g.seq || pre.take != 32'(g.length) || pre.reasm.joined != '0;
-    pre.take_short = pre.take < 32'(s.mss);
-    pre.ooo_store = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd && pre.reasm.store;
+    pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd;
     pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;
-    pre.fin_at_reasm = seg_end_reg == pre.reasm.rcv_nxt;
     pre.rd_wake_ack = pre.wnd < (RING >> 1) && adv_edge_of(s, rx_read_p, s.rcv_nxt) != s.rcv_adv;
     pre.tmr_due = seq_le(s.tmr_at, now_us);
     pre.dack_due = seq_le(s.dack_at, now_us);
@@ -793,6 +788,25 @@ module toe_tcp_core
     pre.tx_want = tx_want;
   end
   always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
+  // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
+  // out-of-order intervals (reasm_place) and what follows from it
+  typedef struct packed {
+    reasm_t      reasm;
+    logic [15:0] skip;                 // bytes before the new part
+    logic [31:0] take;                 // new bytes taken
+    logic        trimmed, take_short, ooo_store, fin_at_reasm;
+  } place_t;
+  place_t place, place_reg;
+  always_comb begin
+    place.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
+    place.skip = 16'(place.reasm.lo - g.seq);
+    place.take = place.reasm.hi - place.reasm.lo;
+    place.trimmed = s.rcv_nxt != g.seq || place.take != 32'(g.length) || place.reasm.joined != '0;
+    place.take_short = place.take < 32'(s.mss);
+    place.ooo_store = pre_reg.ooo_ahead && place.reasm.store;
+    place.fin_at_reasm = seg_end_reg == place.reasm.rcv_nxt;
+  end
+  always_ff @(posedge clk) if (state_reg == ST_PRE2) place_reg <= place;
   // the engines' values the executing event uses (the post stage passes them on)
   wire [31:0] ev_rx_read = fast_exec ? rxread_rd_rx_read : pre_reg.rx_read;
   wire [31:0] ev_tx_app = fast_exec ? txreq_rd_tx_app : pre_reg.tx_app;
@@ -837,7 +851,7 @@ module toe_tcp_core
     r = step_init;
     r.do_steer = 1'b1;
     trimmed = 1'b0;
-    reasm = pre_reg.reasm;
+    reasm = place_reg.reasm;
     took = 1'b0;
     dack = '0;
     fin_acked = 1'b0;
@@ -915,8 +929,8 @@ module toe_tcp_core
         // fits the window (the ring writer drops the head and cuts the tail); what
         // is new and where it goes, also ahead of RCV.NXT, is reasm_place
         r.rxw.offset = reasm.lo;
-        r.rxw.skip = pre_reg.skip;
-        r.rxw.length = 17'(pre_reg.take);
+        r.rxw.skip = place_reg.skip;
+        r.rxw.length = 17'(place_reg.take);
         if (pre_reg.in_order) begin
           // in order: stored up to the first stored interval it reaches, which then
           // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
@@ -925,9 +939,9 @@ module toe_tcp_core
           r.rxw.reassembled = 16'(reasm.joined);
           r.ns.rcv_nxt = reasm.rcv_nxt;
           r.ns.ooo = reasm.set;
-          trimmed = pre_reg.trimmed;
+          trimmed = place_reg.trimmed;
           took = 1'b1;
-          dack = delayed_ack(r.ns, pre_reg.take_short || trimmed, now_us, cfg_delack_us);
+          dack = delayed_ack(r.ns, place_reg.take_short || trimmed, now_us, cfg_delack_us);
           {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
         end else begin
           // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
@@ -935,7 +949,7 @@ module toe_tcp_core
           // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
           // stored ones while they are all in use is dropped.
           r.ack_now = 1'b1;
-          if (pre_reg.ooo_store) begin
+          if (place_reg.ooo_store) begin
             r.steer_accept = 1'b1;
             r.do_rxw = 1'b1;
             r.rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
@@ -946,7 +960,7 @@ module toe_tcp_core
       end
     end
     // ---- FIN ----
-    if (!stop && g.flags[F_FIN] && (took ? pre_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
+    if (!stop && g.flags[F_FIN] && (took ? place_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
       r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
       r.ns.fin_rcvd = 1'b1;
       r.ack_now = 1'b1;
@@ -1813,8 +1827,10 @@ module toe_tcp_core
       end
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
       ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_PRE;
-      // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC, its tail in ST_TAIL
-      ST_PRE: state_reg <= fast ? ST_IDLE : ST_EXEC;
+      // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC after
+      // ST_PRE2, its tail in ST_TAIL
+      ST_PRE: state_reg <= fast ? ST_IDLE : ST_PRE2;
+      ST_PRE2: state_reg <= ST_EXEC;
       ST_EXEC: state_reg <= ST_TAIL;
       ST_TAIL: state_reg <= ST_IDLE;
       default: state_reg <= ST_IDLE;
