@@ -665,7 +665,7 @@ module toe_tcp_core
     logic [31:0] rto_backoff, at_rto_backoff;
     logic        space_una, space_ack; // TX_WANT fits the TX ring with SND.UNA as read / SEG.ACK
     logic [31:0] free_una, free_ack;
-    logic        rx_quiet, read_all, tx_done_is_app, tx_done_next_is_app;
+    logic        rx_quiet, read_all;
     logic        rx_readable, tx_app_fixed;
     logic [31:0] rx_read, tx_app;
     logic [16:0] tx_want;
@@ -779,8 +779,6 @@ module toe_tcp_core
     pre.space_ack = 32'(tx_want) <= pre.free_ack;
     pre.rx_quiet = rx_read_p == rxread_rd_rx_req;
     pre.read_all = rx_read_p == rxd_rd_rx_done;
-    pre.tx_done_is_app = s.tx_done == tx_app_p;
-    pre.tx_done_next_is_app = s.tx_done + 32'(done_reg.length) == tx_app_p;
     pre.rx_readable = rxread_rd_readable;
     pre.tx_app_fixed = !txreq_rd_sendable;
     pre.rx_read = rx_read_p;
@@ -1498,9 +1496,10 @@ module toe_tcp_core
     // told byte was asked for (RX_REQ = RX_DONE, nothing more to read), after an abortive
     // one the session was read as not readable (the engine wakes the session when the bit
     // goes off). RX_READ may be one completion old: equal to RX_REQ, it is the current
-    // value. No TX ring job is in flight when TX_DONE is the final TX_APP.
+    // value. No TX ring job is in flight when TX_DONE after the step (a completion moves it)
+    // is the final TX_APP.
     post_quiet_reg <= !fast_exec && ev_reg != EV_DBG && pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
-                      (ev_reg == EV_TXW_DONE ? pre_reg.tx_done_next_is_app : pre_reg.tx_done_is_app);
+                      step_reg.ns.tx_done == pre_reg.tx_app;
     post_read_all_reg <= pre_reg.read_all;
     post_rx_readable_reg <= pre_reg.rx_readable;
   end
