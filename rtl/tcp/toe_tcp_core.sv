@@ -833,6 +833,30 @@ module toe_tcp_core
     step_init.rx_first = g.seq + 1;
   end
 
+  // The peer's SYN taken (a passive open, or the SYN an active open gets): the receive side
+  // starts after it, with the peer's MSS (clamped) and the full window advertised
+  function automatic step_t peer_syn_taken(input step_t x);
+    step_t y = x;
+    y.ns.rcv_nxt = g.seq + 1;
+    y.rx_init = 1'b1;
+    y.rx_first = g.seq + 1;
+    y.ns.rcv_adv = g.seq + 1 + MAX_WIN;
+    y.ns.mss = peer.mss;
+    y.count.mss_clamp = peer.clamped;
+    return y;
+  endfunction
+  // TIME-WAIT begins (our FIN acknowledged after the peer's, or the peer's after ours): its
+  // timer runs, and the end marker tells the app CLOSED
+  function automatic step_t time_wait_begins(input step_t x);
+    step_t y = x;
+    y.ns.state = TIME_WAIT;
+    y.ns.tmr_on = 1'b1;
+    y.ns.tmr_at = now_us + cfg_time_wait_us;
+    y.rto_sampled = 1'b0;
+    y.end_marker = 1'b1;
+    y.end_tag = 3'(NOTIF_CLOSED);
+    return y;
+  endfunction
   // The ACK of a segment in a synchronized state (and SYN-RCVD) that is acceptable, has ACK
   // and neither RST nor SYN (RFC 9293 3.10.7.4 from the ACK field on): the ACK, the payload
   // and the FIN. It is computed apart from the step's other cases, which choose it
@@ -899,13 +923,7 @@ module toe_tcp_core
       if (fin_acked) r.ns.tmr_on = 1'b0;
       r.ns.state = st_ack;
       unique case (s.state)
-        CLOSING: if (fin_acked) begin
-          r.ns.tmr_on = 1'b1;
-          r.ns.tmr_at = now_us + cfg_time_wait_us;
-          r.rto_sampled = 1'b0;
-          r.end_marker = 1'b1;
-          r.end_tag = 3'(NOTIF_CLOSED);
-        end
+        CLOSING: if (fin_acked) r = time_wait_begins(r);
         LAST_ACK: if (fin_acked) begin
           r.end_marker = 1'b1;
           r.end_tag = 3'(NOTIF_CLOSED);
@@ -963,26 +981,13 @@ module toe_tcp_core
       r.ns.fin_rcvd = 1'b1;
       r.ack_now = 1'b1;
       unique case (st_ack)
-        ESTABLISHED: begin
-          r.ns.state = CLOSE_WAIT;
+        ESTABLISHED, FIN_WAIT_1: begin
+          r.ns.state = st_ack == ESTABLISHED ? CLOSE_WAIT : CLOSING;
           r.end_marker = 1'b1;
           r.end_tag = 3'(NOTIF_PEER_FIN);
           r.peer_fin = 1'b1;
         end
-        FIN_WAIT_1: begin
-          r.ns.state = CLOSING;
-          r.end_marker = 1'b1;
-          r.end_tag = 3'(NOTIF_PEER_FIN);
-          r.peer_fin = 1'b1;
-        end
-        FIN_WAIT_2: begin
-          r.ns.state = TIME_WAIT;
-          r.ns.tmr_on = 1'b1;
-          r.ns.tmr_at = now_us + cfg_time_wait_us;
-          r.rto_sampled = 1'b0;
-          r.end_marker = 1'b1;
-          r.end_tag = 3'(NOTIF_CLOSED);
-        end
+        FIN_WAIT_2: r = time_wait_begins(r);
         default: ;
       endcase
     end
@@ -1022,12 +1027,7 @@ module toe_tcp_core
           r.ns.max_sndwnd = g.window;
           r.ns.snd_wl1 = g.seq;
           r.ns.snd_wl2 = isn;
-          r.ns.rcv_nxt = g.seq + 1;
-          r.rx_init = 1'b1;
-          r.rx_first = g.seq + 1;
-          r.ns.rcv_adv = g.seq + 1 + MAX_WIN;
-          r.ns.mss = peer.mss;
-          r.count.mss_clamp = peer.clamped;
+          r = peer_syn_taken(r);
           r.ns.rto = cfg_rto_init_us;
           r.ns.tmr_on = 1'b1;
           r.ns.tmr_at = now_us + cfg_rto_init_us;
@@ -1069,12 +1069,7 @@ module toe_tcp_core
               r.count.fail = 1'b1;
             end
           end else if (g.flags[F_SYN]) begin
-            r.ns.rcv_nxt = g.seq + 1;
-            r.rx_init = 1'b1;
-            r.rx_first = g.seq + 1;
-            r.ns.rcv_adv = g.seq + 1 + MAX_WIN;
-            r.ns.mss = peer.mss;
-            r.count.mss_clamp = peer.clamped;
+            r = peer_syn_taken(r);
             r.ns.snd_wnd = g.window;
             r.ns.max_sndwnd = g.window;
             r.ns.snd_wl1 = g.seq;
