@@ -19,13 +19,16 @@
 //     leaves nothing to send executes in the next cycle (ST_PRE) with its own few rules
 //     (ACK, window update, payload, delayed ACK), and its finish writes the record back
 //     while the next event is picked;
-//   slow path (4 cycles, 5 when it may send data or a FIN; +3 for an open's table
+//   slow path (6 cycles, 7 when it may send data or a FIN; +3 for an open's table
 //     request, +10 for the SipHash ISN of a new session): the pre stage (ST_PRE)
 //     computes every compare and sum of record, segment and engine values for each
-//     case the step may take; the event step (ST_EXEC) applies the receive rules
-//     with them (acceptability, ACK, window update, RTT, payload, FIN, timers, the
-//     end of a connection) and chooses the segment an event must send (an ACK, a
-//     SYN-ACK, an RST, a probe); the size step computes the send rule's sizes and
+//     case the step may take; the second pre stage (ST_PRE2) places the payload among
+//     the out-of-order intervals; the event step (ST_EXEC) applies the receive rules
+//     of the event's kind with them (acceptability, ACK, window update, payload, FIN,
+//     timers) and chooses the segment an event must send (an ACK, a SYN-ACK, an RST,
+//     a probe); the tail (ST_TAIL) applies the rules all kinds share (a timer that
+//     gave up, TX ring space freed, the end of a connection, the RTT sample) and gives
+//     the outputs; the size step computes the send rule's sizes and
 //     compares, and the send step decides data or a FIN with them (window, send
 //     rules, send queue, the timers sending arms); its finish, shared with the fast
 //     path, arms the idle timer, sends the ACK that is due, moves the advertised
