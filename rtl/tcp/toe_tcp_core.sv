@@ -506,6 +506,8 @@ module toe_tcp_core
   sess_t s;
   tcp_seg_t g;
   assign s = rd_sess;
+  rtt_t s_rtt;   // the record's RTT estimator (toe_tcp_rules_pkg::rtt_sample)
+  assign s_rtt = '{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto};
   assign g = seg_reg;
   // The engines' fields are read with the record, in the cycle after the pick (ST_PRE):
   // RX_DONE (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and
@@ -759,7 +761,7 @@ module toe_tcp_core
     // SND.UNA after the ACK: SEG.ACK when it acknowledges new data
     pre.fin_acked = s.fin_sent && (pre.ack_kind == ACK_NEW ? !pre.ack_not_max : pre.una_is_max);
     pre.sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    pre.rtt_diff = rtt_diff('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, now_us - s.rtt_t0);
+    pre.rtt_diff = rtt_diff(s_rtt, now_us - s.rtt_t0);
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
     pre.reasm_hi = seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg;
@@ -1299,8 +1301,7 @@ module toe_tcp_core
   // the second beside the step; the tail takes the result when the step took the sample
   rtt_t rtt_reg;
   always_ff @(posedge clk) if (state_reg == ST_EXEC)
-    rtt_reg <= rtt_update('{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto}, pre_reg.rtt_diff, cfg_rto_min_us,
-                          cfg_rto_max_us);
+    rtt_reg <= rtt_update(s_rtt, pre_reg.rtt_diff, cfg_rto_min_us, cfg_rto_max_us);
 
   // ST_TAIL: the rules every kind of event shares, on the step's result; or the fast path's
   // event in ST_PRE (its record and every output of its step)
@@ -1370,18 +1371,15 @@ module toe_tcp_core
       t.rxw.tag = t.end_tag;
     end
     if (fast_exec) begin
-      t = '0;
+      t = step_init;
       t.ns = fs;
-      t.send = SEND_NONE;
-      t.send_seq = s.snd_max;
       t.ack_now = fast_ack_now;
       t.ack_second = fast_ack_second;
       t.heard = ev_reg == EV_SEG;
       t.do_steer = ev_reg == EV_SEG;
       t.steer_accept = fast_data;
       t.do_rxw = fast_data;
-      t.rxw = '{session: SID_W'(sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-                offset: g.seq, length: 17'(g.length), skip: '0, reassembled: '0};
+      t.rxw.length = 17'(g.length);
     end
     if (!exec) {t.do_notif, t.do_rxw, t.do_rxw2, t.do_steer, t.do_openrsp, t.do_dbg} = '0;
     step = t;
@@ -1778,14 +1776,15 @@ module toe_tcp_core
     for (int i = 0; i < N_EV; i++) pick_sid |= {SW{ev_grant[i]}} & ev_sid[i];
   end
   // the record is read in the cycle an event starts (or, for an open, when the table answers)
-  assign rd_addr = state_reg == ST_IDLE ? pick_sid : state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;
+  wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
+  assign rd_addr = state_reg == ST_IDLE ? pick_sid : held_sid;
   // The read of the record the finish writes in the same cycle is forwarded. For a pick the
   // compare is made beside the grant, on each kind's session (ev_at_post), not on the
   // session it picks.
   logic rd_fwd_reg;
   always_ff @(posedge clk)
     rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? (ev_grant & ev_at_post) != '0 :
-                            wr_addr == (state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg));
+                            wr_addr == held_sid);
   assign rd_sess = rd_fwd_reg ? wr_sess_reg : rd_ram_reg;
 
   always_ff @(posedge clk) begin
