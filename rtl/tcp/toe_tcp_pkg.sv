@@ -177,18 +177,6 @@ package toe_tcp_pkg;
   // of RX jobs name the notification their completion gives (tcp_notif_kind_e)
   localparam logic [2:0] RING_TAG_NONE = 3'd7;
 
-  // A cheap 32-bit mixing function (xor-shift and shift-add rounds, no multiplier) for
-  // hash-table indices. Not cryptographic (the ISN uses SipHash: toe_tcp_isn).
-  function automatic logic [31:0] mix32(input logic [31:0] v);
-    logic [31:0] x = v;
-    x = x ^ (x >> 16);
-    x = x + (x << 3);
-    x = x ^ (x >> 11);
-    x = x + (x << 15);
-    x = x ^ (x >> 7);
-    return x;
-  endfunction
-
   // Base address of a session's ring: RX ring at 2*session, TX ring at 2*session+1, in
   // units of the ring size, above `mem_base`.
   function automatic logic [47:0] ring_base(input logic [47:0] mem_base, input sid_t session,

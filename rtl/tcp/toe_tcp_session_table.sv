@@ -14,10 +14,16 @@
 // refused 3 of 921 SYNs from one address with consecutive ports (90 % of 1024 sessions)
 // and refused active opens to one peer before 90 %; two choices refuse none up to a full
 // table in the unit test. A new tuple whose two rows are both full, or no free id, refuses
-// the allocation (stat_alloc_fails). Both rows are read at once (2*WAYS compares, no extra cycle).
+// the allocation (stat_alloc_fails). Both rows are read at once (2*WAYS compares).
+// The row hashes are Toeplitz hashes (the one RSS uses, with the RSS key; the left half
+// from its first 96 bits, the right from the next 96): linear over GF(2), so each row bit
+// is the parity of a fixed set of tuple bits, two LUT levels and no carry chain.
+// The hash is not keyed per device: a peer that knows it can aim tuples at one row pair;
+// such SYNs are refused and counted, and the SYN flood cap bounds what they hold.
 // Listen requests go to toe_listen_table.
-// Pipeline: a request is taken into READ (rows read), then CMP (compare, write, answer);
-// the answer comes 3 cycles after acceptance, in request order, with the request's tag.
+// Pipeline: a request is taken into READ (rows read), then CMP (each way compared with the
+// tuple), then PICK (the hit or the free way chosen, the write, the answer); the answer
+// comes 4 cycles after acceptance, in request order, with the request's tag.
 // Lookups without alloc only read, and are taken one per cycle back to back. A request
 // that writes (alloc, OPEN, RELEASE) is taken only into an empty pipeline and holds it
 // until it has written, so every read sees every earlier write.
@@ -91,24 +97,35 @@ module toe_tcp_session_table
   logic init_done;
   logic [SW:0] init_reg;
   logic [15:0] eph_reg;
-  logic rd_valid, cmp_valid;   // a request in READ, in CMP
-  preq_t rd_req, cmp_req;
+  logic rd_valid, cmp_valid, pick_valid;   // a request in READ, in CMP, in PICK
+  preq_t rd_req, cmp_req, pick_req;
   preq_t in_req;
   assign in_req = '{op: req_op, rip: req_remote_ip, rport: req_remote_port,
                     lport: req_op == TAB_OPEN ? eph_reg : req_local_port, alloc: req_alloc,
                     sid: SW'(req_session), tries: '0, tag: req_tag};
 
-  // one hash per half, both from the tuple (neither from the other, so two tuples that
-  // share a row in one half rarely share it in the other)
-  function automatic logic [BW-1:0] row_of(input logic half, input logic [31:0] ip, input logic [15:0] rp, lp);
-    if (half) return BW'(mix32((ip ^ 32'h9E3779B9) ^ mix32({lp, rp} ^ 32'h7F4A7C15)));
-    return BW'(mix32(ip ^ mix32({rp, lp})));
+  // ---- row hashes: Toeplitz over the 64-bit tuple {remote ip, remote port, local port} ----
+  // Output bit j of the hash with key K: the parity of the tuple bits i (i = 0 the tuple's
+  // most significant bit) for which key bit i + j (0 the key's most significant bit) is set.
+  localparam logic [319:0] RSS_KEY = 320'h6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa;
+  function automatic logic [63:0] row_bit_mask(input int half, input int j);
+    logic [63:0] m;
+    for (int i = 0; i < 64; i++) m[63 - i] = RSS_KEY[319 - (96 * half + i + j)];
+    return m;
   endfunction
+  wire [63:0] rd_tuple = {rd_req.rip, rd_req.rport, rd_req.lport};
   logic [BW-1:0] row [HALVES];
-  assign row[0] = row_of(1'b0, rd_req.rip, rd_req.rport, rd_req.lport);
-  assign row[1] = row_of(1'b1, rd_req.rip, rd_req.rport, rd_req.lport);
-  logic [BW-1:0] cmp_row [HALVES];
-  always_ff @(posedge clk) cmp_row <= row;
+  for (genvar h = 0; h < HALVES; h++) begin : g_hash
+    for (genvar j = 0; j < BW; j++) begin : g_bit
+      localparam logic [63:0] MASK = row_bit_mask(h, j);
+      assign row[h][j] = ^(rd_tuple & MASK);
+    end
+  end
+  logic [BW-1:0] cmp_row [HALVES], pick_row [HALVES];
+  always_ff @(posedge clk) begin
+    cmp_row <= row;
+    pick_row <= cmp_row;
+  end
 
   // ---- the ways: one RAM per way and half, registered read ----
   localparam int unsigned NW = HALVES * WAYS;        // way w lives in half w / WAYS
@@ -124,8 +141,8 @@ module toe_tcp_session_table
     end
   end
 
-  // ---- listen table ----
-  logic listening;
+  // ---- listen table (asked in CMP, answer used in PICK) ----
+  logic listening, pick_listening;
   toe_listen_table #(.ENTRIES(LISTEN_PORTS)) u_listen (
     .clk, .rst, .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid,
     .listen_rsp_ready, .listen_rsp, .query_port(cmp_req.lport), .query_hit(listening)
@@ -140,66 +157,77 @@ module toe_tcp_session_table
     .uncommitted()
   );
 
-  // ---- compare; where a new tuple would go ----
-  logic hit;
+  // ---- CMP: each way against the tuple, registered ----
+  logic [NW-1:0] match, pick_match, pick_vacant;
+  logic [SW-1:0] pick_sid [NW];
+  always_comb
+    for (int w = 0; w < NW; w++)
+      match[w] = rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip &&
+                 rd_entry[w].remote_port == cmp_req.rport && rd_entry[w].local_port == cmp_req.lport;
+  always_ff @(posedge clk)
+    for (int w = 0; w < NW; w++) begin
+      pick_match[w] <= match[w];
+      pick_vacant[w] <= !rd_entry[w].valid;
+      pick_sid[w] <= rd_entry[w].session;
+    end
+
+  // ---- PICK: the hit, or where a new tuple would go ----
+  // A tuple is in at most one way (asserted below), so the hit's id is an OR of the ways.
+  wire hit = |pick_match;
   logic [SW-1:0] hit_sid;
-  int hit_way, free_way;
   always_comb begin
-    int free_in [HALVES];
-    int used [HALVES];
-    hit = 1'b0;
     hit_sid = '0;
-    hit_way = 0;
-    for (int h = 0; h < HALVES; h++) begin
-      free_in[h] = -1;
-      used[h] = 0;
-    end
-    for (int w = NW - 1; w >= 0; w--) begin
-      if (!rd_entry[w].valid) free_in[w / WAYS] = w;
-      else used[w / WAYS]++;
-      if (rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip && rd_entry[w].remote_port == cmp_req.rport &&
-          rd_entry[w].local_port == cmp_req.lport) begin
-        hit = 1'b1;
-        hit_sid = rd_entry[w].session;
-        hit_way = w;
-      end
-    end
-    // the less loaded row (a full row counts as fully loaded; both full: none)
-    free_way = (free_in[1] >= 0 && (free_in[0] < 0 || used[1] < used[0])) ? free_in[1] : free_in[0];
+    for (int w = 0; w < NW; w++) hit_sid |= pick_match[w] ? pick_sid[w] : '0;
   end
-  wire can_alloc = free_way >= 0 && pool_out_valid;
-  wire want_new = cmp_req.op == TAB_OPEN ? !hit :
-                  (cmp_req.op == TAB_LOOKUP && !hit && cmp_req.alloc && listening);
+  // the less loaded row (a full row counts as fully loaded; both full: none); the first
+  // vacant way of the chosen row
+  logic [NW-1:0] free_way;   // one-hot or zero
+  always_comb begin
+    logic [WAYS-1:0] vac [HALVES];
+    logic [$clog2(WAYS+1)-1:0] n_vac [HALVES];
+    logic right;
+    for (int h = 0; h < HALVES; h++) begin
+      vac[h] = pick_vacant[h * WAYS +: WAYS];
+      n_vac[h] = '0;
+      for (int w = 0; w < WAYS; w++) n_vac[h] += vac[h][w];
+    end
+    right = n_vac[1] > n_vac[0];
+    free_way = '0;
+    free_way[(right ? WAYS : 0) +: WAYS] = (right ? vac[1] : vac[0]) & -(right ? vac[1] : vac[0]);
+  end
+  wire can_alloc = free_way != '0 && pool_out_valid;
+  wire want_new = pick_req.op == TAB_OPEN ? !hit :
+                  (pick_req.op == TAB_LOOKUP && !hit && pick_req.alloc && pick_listening);
   // an OPEN whose tuple is taken tries the next ephemeral port: back to READ
-  wire open_retry = cmp_valid && cmp_req.op == TAB_OPEN && hit && cmp_req.tries != 3'd7;
+  wire open_retry = pick_valid && pick_req.op == TAB_OPEN && hit && pick_req.tries != 3'd7;
 
   assign req_ready = init_done && !(rd_valid && writes_table(rd_req)) && !(cmp_valid && writes_table(cmp_req)) &&
-                     (!writes_table(in_req) || (!rd_valid && !cmp_valid));
+                     !(pick_valid && writes_table(pick_req)) &&
+                     (!writes_table(in_req) || (!rd_valid && !cmp_valid && !pick_valid));
   wire take = req_valid && req_ready;
   wire [15:0] eph_next = eph_reg == 16'hFFFF ? 16'd49152 : eph_reg + 1'b1;
 
   always_comb begin
     way_we = '0;
-    wr_row = row;
-    wr_entry = '{valid: 1'b1, remote_ip: cmp_req.rip, remote_port: cmp_req.rport, local_port: cmp_req.lport,
+    wr_row = pick_row;   // the rows read for this request
+    wr_entry = '{valid: 1'b1, remote_ip: pick_req.rip, remote_port: pick_req.rport, local_port: pick_req.lport,
                  session: pool_out};
     pool_pop = 1'b0;
     pool_in_valid = 1'b0;
-    pool_in = cmp_req.sid;
+    pool_in = pick_req.sid;
     if (!init_done) begin
       wr_row = '{default: BW'(init_reg)};
       wr_entry = '0;
       if (init_reg < (SW+1)'(ROWS)) way_we = '1;
       pool_in_valid = 1'b1;
       pool_in = SW'(init_reg);
-    end else if (cmp_valid) begin
-      wr_row = cmp_row;   // the rows read for this request
-      if (want_new && can_alloc && !(cmp_req.op == TAB_OPEN && hit)) begin
-        way_we[free_way] = 1'b1;
+    end else if (pick_valid) begin
+      if (want_new && can_alloc) begin
+        way_we = free_way;
         pool_pop = 1'b1;
       end
-      if (cmp_req.op == TAB_RELEASE && hit && hit_sid == cmp_req.sid) begin
-        way_we[hit_way] = 1'b1;
+      if (pick_req.op == TAB_RELEASE && hit && hit_sid == pick_req.sid) begin
+        way_we = pick_match;
         wr_entry = '0;
         pool_in_valid = 1'b1;
       end
@@ -216,24 +244,27 @@ module toe_tcp_session_table
     rd_valid <= take || open_retry;
     rd_req <= in_req;
     if (open_retry) begin
-      rd_req <= cmp_req;
+      rd_req <= pick_req;
       rd_req.lport <= eph_next;
-      rd_req.tries <= cmp_req.tries + 1'b1;
+      rd_req.tries <= pick_req.tries + 1'b1;
     end
     cmp_valid <= rd_valid;
     cmp_req <= rd_req;
-    if (cmp_valid) begin
-      if (cmp_req.op == TAB_OPEN) eph_reg <= eph_next;
-      if (cmp_req.op != TAB_RELEASE && !open_retry) begin
+    pick_valid <= cmp_valid;
+    pick_req <= cmp_req;
+    pick_listening <= listening;
+    if (pick_valid) begin
+      if (pick_req.op == TAB_OPEN) eph_reg <= eph_next;
+      if (pick_req.op != TAB_RELEASE && !open_retry) begin
         rsp_valid <= 1'b1;
-        rsp_tag <= cmp_req.tag;
+        rsp_tag <= pick_req.tag;
         rsp_new <= want_new && can_alloc;
-        rsp_found <= (cmp_req.op == TAB_LOOKUP && hit) || (want_new && can_alloc);
+        rsp_found <= (pick_req.op == TAB_LOOKUP && hit) || (want_new && can_alloc);
         rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
-        rsp_local_port <= cmp_req.lport;
+        rsp_local_port <= pick_req.lport;
         stat_alloc_fails <= want_new && !can_alloc;
         rsp_full <= want_new && !can_alloc;
-        rsp_listening <= listening;
+        rsp_listening <= pick_listening;
       end
     end
     if (pool_pop && !pool_in_valid) sessions_in_use <= sessions_in_use + 1'b1;
@@ -246,23 +277,19 @@ module toe_tcp_session_table
       rsp_valid <= 1'b0;
       rd_valid <= 1'b0;
       cmp_valid <= 1'b0;
+      pick_valid <= 1'b0;
     end
   end
 `ifndef SYNTHESIS
   // a tuple is stored at most once, and an id returns to the pool only when it is out of it
-  always @(posedge clk) if (!rst && cmp_valid) begin
-    int hits;
-    hits = 0;
-    for (int w = 0; w < NW; w++)
-      hits += int'(rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip &&
-                   rd_entry[w].remote_port == cmp_req.rport && rd_entry[w].local_port == cmp_req.lport);
-    assert (hits <= 1) else $error("toe_tcp_session_table: a tuple is stored in %0d ways", hits);
-  end
+  always @(posedge clk) if (!rst && pick_valid)
+    assert ($countones(pick_match) <= 1) else $error("toe_tcp_session_table: a tuple is stored in %0d ways", $countones(pick_match));
   always @(posedge clk) if (!rst && pool_in_valid)
     assert (pool_in_ready) else $error("toe_tcp_session_table: id pool overflow (an id released twice)");
   // a request that writes is alone in the pipeline (reads never miss a write before them)
-  always @(posedge clk) if (!rst && rd_valid && cmp_valid)
-    assert (!writes_table(rd_req) && !writes_table(cmp_req))
+  always @(posedge clk) if (!rst && int'(rd_valid) + int'(cmp_valid) + int'(pick_valid) > 1)
+    assert (!(rd_valid && writes_table(rd_req)) && !(cmp_valid && writes_table(cmp_req)) &&
+            !(pick_valid && writes_table(pick_req)))
       else $error("toe_tcp_session_table: a writing request shares the pipeline");
 `endif
 endmodule
