@@ -27,6 +27,7 @@ rtl/net/toe_udp_tx.sv
 rtl/net/toe_ip_tx.sv
 rtl/tcp/toe_tcp_pkg.sv
 rtl/tcp/toe_tcp_rules_pkg.sv
+rtl/tcp/toe_tcp_rx_options.sv
 rtl/tcp/toe_tcp_rx_parse.sv
 rtl/tcp/toe_tcp_session_table.sv
 rtl/tcp/toe_tcp_seg_lookup.sv

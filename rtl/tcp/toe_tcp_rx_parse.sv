@@ -3,17 +3,17 @@
 // tuser) into one tcp_seg_t per segment on m_seg plus the payload as one frame on m_axis
 // (an empty payload is one beat with tkeep = 0). The checksum (with the pseudo-header) is
 // verified in a store-and-forward FIFO; then the 20-byte header and the options are split
-// off (the header length comes from the data offset), and the options are walked one per
-// cycle for the MSS option. Unknown options are skipped.
+// off (the header length comes from the data offset), and the options are walked beside
+// the beats for the MSS option (toe_tcp_rx_options). Unknown options are skipped.
 // Dropped and counted on stat_in_errs (tcpInErrs): bad checksum, shorter than 20 bytes or
 // than its data offset, data offset < 5, an option with length < 2 or running past the
 // header, an MSS option whose length is not 4. Frames that find the checksum FIFO full
 // are dropped and counted on stat_overflows. stat_in_segs counts every segment received.
-// Timing: registered output; a segment with options waits one cycle per option. At
-// DATA_W above 128 the checksum is pipelined (CSUM_LATENCY register stages, see
-// toe_axis_csum) and the segment goes through as many registers beside it, so that the
-// verdict rides on its last beat into the FIFO (which always takes a beat: it drops whole
-// frames when full).
+// Timing: registered output; a segment whose options take more than one step of the walk
+// waits a cycle per further step (toe_tcp_rx_options). At DATA_W above 128 the checksum
+// is pipelined (CSUM_LATENCY register stages, see toe_axis_csum) and the segment goes
+// through as many registers beside it, so that the verdict rides on its last beat into
+// the FIFO (which always takes a beat: it drops whole frames when full).
 module toe_tcp_rx_parse
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -157,93 +157,61 @@ module toe_tcp_rx_parse
   wire [5:0] opt_len = h2_doff_bad ? 6'd0 : 6'({hh.doff, 2'b00} - 6'd20);
   wire [8*TCP_MAX_OPT_BYTES-1:0] opts = rest[8*44-1:32];
 
-  // ---- option walk (on the first beat of each segment) ----
-  logic head_reg, walked_reg, opt_bad_reg;
-  logic [5:0] pos_reg;
-  logic [15:0] mss_reg;
-  wire [7:0] kind = opts[8*pos_reg +: 8];
-  wire [7:0] olen = (pos_reg + 6'd1 < 6'(TCP_MAX_OPT_BYTES)) ? opts[8*(pos_reg + 6'd1) +: 8] : 8'd0;
-  wire walk = h2_tvalid && head_reg && !walked_reg;
-  wire walk_end = pos_reg >= opt_len || kind == 8'd0;
-  // Bounds in 9 bits: an option length is 8 bits and must not be cut (a length of 0xFF
-  // once wrapped the position and the walk never ended). A well-formed option advances
-  // the position by 1 (NOP) or by its length >= 2 and never past opt_len, so the walk
-  // ends after at most TCP_MAX_OPT_BYTES steps.
-  wire opt_malformed = kind != 8'd1 && (pos_reg + 6'd1 >= opt_len || olen < 8'd2 ||
-                       9'(pos_reg) + 9'(olen) > 9'(opt_len) || (kind == 8'd2 && olen != 8'd4));
-
+  // ---- options (toe_tcp_rx_options), beside the beats ----
+  logic h2_head_reg;   // the next beat out of u_hdr_rest is a segment's first
   always_ff @(posedge clk) begin
-    if (walk) begin
-      if (walk_end || opt_malformed) begin
-        walked_reg <= 1'b1;
-        opt_bad_reg <= !walk_end && opt_malformed;
-      end else begin
-        if (kind == 8'd2) mss_reg <= {opts[8*(pos_reg + 6'd2) +: 8], opts[8*(pos_reg + 6'd3) +: 8]};
-        pos_reg <= pos_reg + (kind == 8'd1 ? 6'd1 : olen[5:0]);
-      end
-    end
-    if (h2_tvalid && h2_tready) begin
-      head_reg <= h2_tlast;
-      if (h2_tlast) begin
-        walked_reg <= 1'b0;
-        pos_reg <= '0;
-        mss_reg <= '0;
-        opt_bad_reg <= 1'b0;
-      end
-    end
-    if (rst) begin
-      head_reg <= 1'b1;
-      walked_reg <= 1'b0;
-      pos_reg <= '0;
-      mss_reg <= '0;
-      opt_bad_reg <= 1'b0;
-    end
+    if (h2_tvalid && h2_tready) h2_head_reg <= h2_tlast;
+    if (rst) h2_head_reg <= 1'b1;
   end
-
-`ifndef SYNTHESIS
-  // The walk of one segment's options ends within TCP_MAX_OPT_BYTES + 1 cycles.
-  int unsigned walk_cycles;
-  always_ff @(posedge clk) begin
-    walk_cycles <= walk ? walk_cycles + 1 : 0;
-    if (!rst && walk_cycles > TCP_MAX_OPT_BYTES + 1)
-      $error("toe_tcp_rx_parse: option walk did not end after %0d cycles (instance %m)", walk_cycles);
+  tcp_seg_t h2_seg, seg;   // (mss from the options)
+  assign h2_seg = '{remote_ip: src_ip, remote_port: hh.src_port, local_port: hh.dst_port,
+                    seq: hh.seq, ack: hh.ack, flags: hh.flags, window: hh.window, mss: '0,
+                    length: seg_len - 16'({hh.doff, 2'b00})};
+  localparam int unsigned PW = DATA_W + W + 2 + TCP_SEG_W;
+  logic o_valid, o_ready, o_head, o_last, o_doff_bad, o_opt_bad;
+  logic [DATA_W-1:0] o_tdata;
+  logic [W-1:0] o_tkeep;
+  logic [15:0] o_mss;
+  tcp_seg_t o_seg;
+  toe_tcp_rx_options #(.PW(PW)) u_options (
+    .clk, .rst, .s_valid(h2_tvalid), .s_ready(h2_tready), .s_head(h2_head_reg), .s_opts(opts), .s_opt_len(opt_len),
+    .s_pass({h2_tdata, h2_tkeep, h2_tlast, h2_doff_bad, h2_seg}),
+    .m_valid(o_valid), .m_ready(o_ready), .m_head(o_head), .m_pass({o_tdata, o_tkeep, o_last, o_doff_bad, o_seg}),
+    .m_mss(o_mss), .m_bad(o_opt_bad)
+  );
+  always_comb begin
+    seg = o_seg;
+    seg.mss = o_mss;
   end
-`endif
 
   // ---- deliver good segments: meta to the segment FIFO, payload to the payload FIFO ----
-  wire seg_bad = h2_doff_bad || opt_bad_reg;
+  wire seg_bad = o_doff_bad || o_opt_bad;
   logic seg_keep_reg;   // the frame in flight (past its first beat) is delivered
-  wire deliver = head_reg ? !seg_bad : seg_keep_reg;
+  wire deliver = o_head ? !seg_bad : seg_keep_reg;
   logic seg_fifo_ready, pl_ready;
-  wire can_pass = head_reg ? (walked_reg && (seg_bad || (seg_fifo_ready && pl_ready))) :
-                             (!seg_keep_reg || pl_ready);
-  assign h2_tready = can_pass;
-  wire pass = h2_tvalid && can_pass;
-  tcp_seg_t seg;
-  assign seg = '{remote_ip: src_ip, remote_port: hh.src_port, local_port: hh.dst_port,
-                 seq: hh.seq, ack: hh.ack, flags: hh.flags, window: hh.window, mss: mss_reg,
-                 length: seg_len - 16'({hh.doff, 2'b00})};
+  assign o_ready = o_head ? (seg_bad || (seg_fifo_ready && pl_ready)) : (!seg_keep_reg || pl_ready);
+  wire pass = o_valid && o_ready;
   always_ff @(posedge clk) begin
-    if (pass && head_reg) seg_keep_reg <= !seg_bad;
+    if (pass && o_head) seg_keep_reg <= !seg_bad;
     if (rst) seg_keep_reg <= 1'b0;
   end
 
   toe_fifo #(.WIDTH(TCP_SEG_W), .DEPTH(32)) u_seg_fifo (
-    .clk, .rst, .s_data(seg), .s_valid(pass && head_reg && !seg_bad), .s_ready(seg_fifo_ready),
+    .clk, .rst, .s_data(seg), .s_valid(pass && o_head && !seg_bad), .s_ready(seg_fifo_ready),
     .commit(1'b0), .rewind(1'b0),
     .m_data(m_seg), .m_valid(m_seg_valid), .m_ready(m_seg_ready), .uncommitted()
   );
   toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(1), .DEPTH(PAYLOAD_BYTES / W), .FRAME(1'b0)) u_payload_fifo (
     .clk, .rst,
-    .s_axis_tdata(h2_tdata), .s_axis_tkeep(h2_tkeep), .s_axis_tvalid(pass && deliver),
-    .s_axis_tready(pl_ready), .s_axis_tlast(h2_tlast), .s_axis_tuser(1'b0),
+    .s_axis_tdata(o_tdata), .s_axis_tkeep(o_tkeep), .s_axis_tvalid(pass && deliver),
+    .s_axis_tready(pl_ready), .s_axis_tlast(o_last), .s_axis_tuser(1'b0),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
     .m_axis_tuser(), .drop_bad(), .drop_full()
   );
 
   always_ff @(posedge clk) begin
     stat_in_segs   <= in_take && s_axis_tlast;
-    stat_in_errs   <= drop_bad || short1 || short2 || (pass && head_reg && seg_bad);
+    stat_in_errs   <= drop_bad || short1 || short2 || (pass && o_head && seg_bad);
     stat_overflows <= drop_full;
     if (rst) {stat_in_segs, stat_in_errs, stat_overflows} <= '0;
   end

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_tcp_rx_options: walks the options of each received TCP segment (RFC 9293 3.1: EOL,
+// NOP, and kind-length-value options) in one register stage beside the segment's beats.
+// Contract:
+//   - s_head marks a segment's first beat; its options are s_opts (byte 0 first, in the
+//     low bits) and s_opt_len (0..40) bytes of them count. Other beats pass untouched.
+//   - m_mss is the MSS option's value (0: none) and m_bad says the options are malformed
+//     (an option with length < 2 or running past the options, an MSS option whose length
+//     is not 4); both are valid with m_head. s_pass rides along unchanged.
+//   - One step of the walk skips up to two NOPs and takes the option behind them, and sees
+//     where the options end. Segments with no options and segments with one option behind
+//     up to two NOPs (Linux's data segments: NOP NOP timestamps) pass at one beat per
+//     cycle. A head whose options take n > 1 steps waits 2 (n - 1) cycles (Linux's SYN: 6).
+//   - Every step moves the position forward by at least one byte, so a walk ends within
+//     40 steps whatever the bytes are.
+// Latency: one cycle. s_ready is combinational from m_ready.
+module toe_tcp_rx_options
+  import toe_tcp_pkg::*;
+#(
+  parameter int unsigned PW = 8   // bits of s_pass
+) (
+  input  logic                           clk,
+  input  logic                           rst,
+  input  logic                           s_valid,
+  output logic                           s_ready,
+  input  logic                           s_head,
+  input  logic [8*TCP_MAX_OPT_BYTES-1:0] s_opts,
+  input  logic [5:0]                     s_opt_len,
+  input  logic [PW-1:0]                  s_pass,
+  output logic                           m_valid,
+  input  logic                           m_ready,
+  output logic                           m_head,
+  output logic [PW-1:0]                  m_pass,
+  output logic [15:0]                    m_mss,
+  output logic                           m_bad
+);
+  localparam int unsigned N = TCP_MAX_OPT_BYTES;
+  localparam int unsigned PAD = N + 6;   // bytes past the options read as 0
+
+  typedef struct packed {
+    logic [5:0]  pos;      // the next option's offset
+    logic        done, bad;
+    logic        has_mss;
+    logic [15:0] mss;
+  } walk_t;
+  typedef logic [5:0][7:0] win_t;   // the options' bytes at pos .. pos + 5
+
+  // One step from `pos` (not done; win holds the bytes there): up to two NOPs, then the
+  // option behind them. The outcome for each number of NOPs is computed side by side and
+  // the NOPs choose one, so no compare waits for another.
+  function automatic walk_t walk_step(input logic [5:0] pos, input win_t win, input logic [5:0] opt_len);
+    walk_t r [3];
+    logic [1:0] skip;
+    for (int k = 0; k < 3; k++) begin
+      logic [6:0] p, next;
+      logic [7:0] kind, olen;
+      p = 7'(pos) + 7'(k);
+      kind = win[k];
+      olen = win[k + 1];
+      next = kind == 8'd1 ? p + 7'd1 : p + 7'(olen);
+      r[k] = '{pos: 6'(next), done: next >= 7'(opt_len), bad: 1'b0, has_mss: kind == 8'd2, mss: {win[k + 2], win[k + 3]}};
+      if (p >= 7'(opt_len) || kind == 8'd0) begin
+        r[k] = '0;
+        r[k].done = 1'b1;
+      end else if (kind != 8'd1 && (p + 7'd1 >= 7'(opt_len) || olen < 8'd2 ||
+                                    9'(p) + 9'(olen) > 9'(opt_len) || (kind == 8'd2 && olen != 8'd4))) begin
+        r[k] = '0;
+        r[k].done = 1'b1;
+        r[k].bad = 1'b1;
+      end
+    end
+    // (not done: pos < opt_len, so the first NOP is an option byte)
+    skip = win[0] != 8'd1 ? 2'd0 : (win[1] == 8'd1 && 7'(pos) + 7'd1 < 7'(opt_len)) ? 2'd2 : 2'd1;
+    return r[skip];
+  endfunction
+
+  logic valid_reg, head_reg, fetched_reg;
+  logic [PW-1:0] pass_reg;
+  logic [8*PAD-1:0] opts_reg;
+  logic [5:0] opt_len_reg;
+  walk_t walk_reg, first;
+  win_t win_reg;
+
+  wire [8*PAD-1:0] s_opts_pad = {{(8 * (PAD - N)){1'b0}}, s_opts};
+  wire start_done = !s_head || s_opt_len == '0;
+  assign first = walk_step('0, s_opts_pad[0 +: 48], s_opt_len);
+  assign m_valid = valid_reg && walk_reg.done;
+  assign m_head = head_reg;
+  assign m_pass = pass_reg;
+  assign m_mss = walk_reg.mss;
+  assign m_bad = walk_reg.bad;
+  assign s_ready = !valid_reg || (walk_reg.done && m_ready);
+
+  // A head takes the first step as it enters. Each further step takes two cycles: the
+  // bytes at the new position into win_reg, then the step on them.
+  always_ff @(posedge clk) begin
+    if (valid_reg && !walk_reg.done) begin
+      fetched_reg <= !fetched_reg;
+      if (!fetched_reg) win_reg <= opts_reg[8 * walk_reg.pos +: 48];
+      else begin
+        walk_t r;
+        r = walk_step(walk_reg.pos, win_reg, opt_len_reg);
+        walk_reg <= r;
+        if (!r.has_mss) walk_reg.mss <= walk_reg.mss;
+      end
+    end
+    if (s_ready) begin
+      valid_reg <= s_valid;
+      head_reg <= s_head;
+      pass_reg <= s_pass;
+      opts_reg <= s_opts_pad;
+      opt_len_reg <= s_opt_len;
+      fetched_reg <= 1'b0;
+      walk_reg <= start_done ? '{pos: '0, done: 1'b1, bad: 1'b0, has_mss: 1'b0, mss: '0} : first;
+      if (!first.has_mss) walk_reg.mss <= '0;
+    end
+    if (rst) valid_reg <= 1'b0;
+  end
+
+`ifndef SYNTHESIS
+  // a walk ends within N steps: it waits at most 2 (N - 1) cycles
+  int unsigned wait_cycles;
+  always_ff @(posedge clk) begin
+    wait_cycles <= (valid_reg && !walk_reg.done) ? wait_cycles + 1 : 0;
+    if (!rst) assert (wait_cycles < 2 * N)
+      else $error("toe_tcp_rx_options: the option walk did not end after %0d cycles (instance %m)", wait_cycles);
+  end
+`endif
+endmodule
