@@ -51,7 +51,11 @@ module toe_tcp_seg_lookup
   logic [CW-1:0] held_reg;          // segments issued and not yet taken by the core
   logic [SID_W:0] allocs_reg;       // allocations asked or made, not yet taken by the core
   wire [SID_W:0] cap = cfg_half_open_max == '0 ? (SID_W+1)'(MAX_SESSIONS / 4) : cfg_half_open_max;
-  wire capped = syn_only(s_seg) && half_open + allocs_reg >= cap;
+  // room for one more half-open session, registered: it lags the count by a cycle, and
+  // is exact all the same, because the table takes an allocating request only into an
+  // empty pipeline, so no allocation is issued in the cycle after another (asserted below)
+  logic room_reg;
+  wire capped = syn_only(s_seg) && !room_reg;
 
   assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH);
   assign tab_req_alloc = syn_only(s_seg) && !capped;
@@ -77,16 +81,23 @@ module toe_tcp_seg_lookup
   wire taken = m_seg_valid && m_seg_ready;
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
+    room_reg <= half_open + allocs_reg < cap;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
                              - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp_new)
                              - (SID_W+1)'(taken && m_seg.is_new);
     if (rst) begin
       held_reg <= '0;
       allocs_reg <= '0;
+      room_reg <= 1'b0;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) if (!rst && tab_rsp_valid)
     assert (wait_valid) else $error("toe_tcp_seg_lookup: a table answer without a segment waiting for it");
+  // the cap holds: no allocation is asked while the half-open sessions and the allocations
+  // in flight fill it
+  always @(posedge clk) if (!rst && issue && tab_req_alloc)
+    assert (half_open + allocs_reg < cap)
+      else $error("toe_tcp_seg_lookup: a SYN allocates past the half-open cap");
 `endif
 endmodule
