@@ -664,6 +664,7 @@ module toe_tcp_core
     logic [31:0] at_rto;               // now + RTO (before a sample)
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
     logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
+    reasm_rel_t  reasm_rel;            // reasm_place's compares (the first half)
     logic        in_order, ooo_ahead, fin_at_nxt;
     logic        rd_wake_ack;          // a read opened the window by a step (EV_RD_WAKE)
     logic        tmr_due, dack_due, retry_max, retry_give_up, probes_max, data_waiting, wants_window;
@@ -765,6 +766,10 @@ module toe_tcp_core
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
     pre.reasm_hi = seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg;
+    // reasm_place's compares, for either end the segment can have (both at once, then the
+    // one reasm_hi takes), so no compare waits for reasm_hi
+    pre.reasm_rel = seq_lt(s.rcv_adv, seg_end_reg) ? reasm_rel(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
+                                                   : reasm_rel(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
     pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && pre.wnd != '0;
     pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd;
     pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;
@@ -792,7 +797,8 @@ module toe_tcp_core
   end
   always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
   // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
-  // out-of-order intervals (reasm_place) and what follows from it
+  // out-of-order intervals (reasm_place: its compares in the pre stage, reasm_rel; the
+  // choice on them here, reasm_merge) and what follows from it
   typedef struct packed {
     reasm_t      reasm;
     logic [15:0] skip;                 // bytes before the new part
@@ -801,7 +807,7 @@ module toe_tcp_core
   } place_t;
   place_t place, place_reg;
   always_comb begin
-    place.reasm = reasm_place(s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
+    place.reasm = reasm_merge(pre_reg.reasm_rel, s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
     place.skip = 16'(place.reasm.lo - g.seq);
     place.take = place.reasm.hi - place.reasm.lo;
     place.trimmed = s.rcv_nxt != g.seq || place.take != 32'(g.length) || place.reasm.joined != '0;

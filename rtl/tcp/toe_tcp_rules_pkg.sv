@@ -14,7 +14,8 @@
 //   peer_mss         the send MSS from the peer's option (RFC 9293 3.7.1, 536 default)
 //   reasm_place      out-of-order reassembly: where a segment's new bytes go among the
 //                    session's stored intervals (RFC 9293 3.10.7.4 "segments with higher
-//                    beginning sequence numbers may be held for later processing")
+//                    beginning sequence numbers may be held for later processing");
+//                    the composition of reasm_rel (the compares) and reasm_merge
 // The ISN (RFC 6528) is a keyed hash over several cycles: toe_tcp_isn.
 package toe_tcp_rules_pkg;
   import toe_tcp_pkg::*;
@@ -213,7 +214,37 @@ package toe_tcp_rules_pkg;
   // As the set is in order and apart, every interval is compared with the segment at once
   // (one-hot vectors, the lowest index the nearest; no chain of 32-bit steps): at most one
   // holds the run's start, and then the run starts at its end.
-  function automatic reasm_t reasm_place(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+  // reasm_place in two halves, so a pipeline can register between them: the relations of
+  // the segment to each interval (reasm_rel: every compare of 32-bit numbers) and the
+  // choice on them (reasm_merge: one-hot selection, the new set).
+  typedef struct packed {
+    logic                     in_order;      // the segment starts at or before RCV.NXT
+    logic [OOO_INTERVALS-1:0] holds;         // the interval holds the segment's start
+    logic [OOO_INTERVALS-1:0] ends_at;       // the interval ends at the segment's start
+    logic [OOO_INTERVALS-1:0] past;          // the interval starts past the run's start, before seg_hi
+    logic [OOO_INTERVALS-1:0] nearer;        // the interval starts before the segment
+    logic [OOO_INTERVALS-1:0] starts_at_end; // the interval starts at seg_hi
+    logic [OOO_INTERVALS-1:0] hi_before_end; // the interval ends before seg_hi
+    logic                     nxt_before_end, lo_before_end;  // RCV.NXT, seg_lo before seg_hi
+  } reasm_rel_t;
+  function automatic reasm_rel_t reasm_rel(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+    reasm_rel_t r;
+    r.in_order = !seq_lt(rcv_nxt, seg_lo);
+    // In order the run starts at RCV.NXT, which every interval lies past: none holds it.
+    for (int k = 0; k < OOO_INTERVALS; k++) begin
+      r.holds[k]         = !r.in_order && set[k].on && seq_le(set[k].lo, seg_lo) && seq_lt(seg_lo, set[k].hi);
+      r.ends_at[k]       = !r.in_order && set[k].on && set[k].hi == seg_lo;
+      r.past[k]          = set[k].on && (r.in_order || seq_lt(seg_lo, set[k].lo)) && seq_lt(set[k].lo, seg_hi);
+      r.nearer[k]        = set[k].on && seq_lt(set[k].lo, seg_lo);
+      r.starts_at_end[k] = set[k].on && set[k].lo == seg_hi;
+      r.hi_before_end[k] = seq_lt(set[k].hi, seg_hi);
+    end
+    r.nxt_before_end = seq_lt(rcv_nxt, seg_hi);
+    r.lo_before_end = seq_lt(seg_lo, seg_hi);
+    return r;
+  endfunction
+  function automatic reasm_t reasm_merge(input reasm_rel_t rel, input ooo_set_t set,
+                                         input logic [31:0] rcv_nxt, seg_lo, seg_hi);
     localparam int unsigned N = OOO_INTERVALS;
     reasm_t r;
     logic in_order, ends_ok;
@@ -224,14 +255,11 @@ package toe_tcp_rules_pkg;
     r = '0;
     r.set = set;
     r.rcv_nxt = rcv_nxt;
-    in_order = !seq_lt(rcv_nxt, seg_lo);
-    // In order the run starts at RCV.NXT, which every interval lies past: none holds it.
-    for (int k = 0; k < N; k++) begin
-      holds[k]   = !in_order && set[k].on && seq_le(set[k].lo, seg_lo) && seq_lt(seg_lo, set[k].hi);
-      ends_at[k] = !in_order && set[k].on && set[k].hi == seg_lo;
-      past[k]    = set[k].on && (in_order || seq_lt(seg_lo, set[k].lo)) && seq_lt(set[k].lo, seg_hi);
-      nearer[k]  = set[k].on && seq_lt(set[k].lo, seg_lo);
-    end
+    in_order = rel.in_order;
+    holds = rel.holds;
+    ends_at = rel.ends_at;
+    past = rel.past;
+    nearer = rel.nearer;
     stop = past & ~(past - 1'b1);                // the nearest of them
     left = holds | ends_at;                      // the interval the run starts at the end of
     start_hi = '0; left_lo = '0; stop_lo = '0; right_hi = '0;
@@ -244,7 +272,7 @@ package toe_tcp_rules_pkg;
     r.lo = in_order ? rcv_nxt : holds != '0 ? start_hi : seg_lo;
     r.hi = stop != '0 ? stop_lo : seg_hi;
     // it is empty only when it reaches the segment's end before any interval
-    ends_ok = holds != '0 ? seq_lt(start_hi, seg_hi) : in_order ? seq_lt(rcv_nxt, seg_hi) : seq_lt(seg_lo, seg_hi);
+    ends_ok = holds != '0 ? (holds & rel.hi_before_end) != '0 : in_order ? rel.nxt_before_end : rel.lo_before_end;
     if (stop == '0 && !ends_ok) begin
       r.lo = '0;
       r.hi = '0;
@@ -253,7 +281,7 @@ package toe_tcp_rules_pkg;
     r.store = 1'b1;
     // the interval the run ends at the start of: the nearest past its start, or one that
     // starts right at the segment's end
-    for (int k = 0; k < N; k++) right[k] = stop != '0 ? stop[k] : set[k].on && set[k].lo == seg_hi;
+    right = stop != '0 ? stop : rel.starts_at_end;
     for (int k = 0; k < N; k++) if (right[k]) right_hi = set[k].hi;
     if (in_order) begin
       r.rcv_nxt = r.hi;
@@ -287,6 +315,9 @@ package toe_tcp_rules_pkg;
         r.set[k] = k < count ? set[k] : k == count ? merged : set[(k + N - 1) % N];
     end
     return r;
+  endfunction
+  function automatic reasm_t reasm_place(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+    return reasm_merge(reasm_rel(set, rcv_nxt, seg_lo, seg_hi), set, rcv_nxt, seg_lo, seg_hi);
   endfunction
   // The invariant of a set of intervals (for assertions): the ones on come first, each is
   // non-empty, past RCV.NXT and inside the ring, and each ends at least a byte before the

@@ -161,20 +161,24 @@ module toe_tcp_rx_read
   assign stat_refused = push_job && !accept;
 
   // The core's read, a synchronous port of its own, so that the core's pick ends at the
-  // RAM's address: the write of this cycle is forwarded as the RAM's read-during-write (a
-  // registered compare), an init given this cycle from registers after it.
-  rec_t rd_rec_reg;
+  // RAM's address: the write of this cycle (registered, with the compare that says it is
+  // the session read) and an init given this cycle are chosen after the registers.
+  rec_t rd_ram_reg, rd_wr_rec_reg, rd_rec;
+  logic rd_fwd_reg;
   logic rd_init_reg;
   logic [31:0] rd_init_first_reg;
   logic rd_init_readable_reg;
   always_ff @(posedge clk) begin
-    rd_rec_reg <= wr_en && wr_sid == SW'(rd_session) ? wr_rec : mem[SW'(rd_session)];
+    rd_ram_reg <= mem[SW'(rd_session)];
+    rd_fwd_reg <= wr_en && wr_sid == SW'(rd_session);
+    rd_wr_rec_reg <= wr_rec;
     rd_init_reg <= op_valid && op_init && SW'(op_session) == SW'(rd_session);
     rd_init_first_reg <= op_rx_first;
     rd_init_readable_reg <= op_readable;
   end
+  assign rd_rec = rd_fwd_reg ? rd_wr_rec_reg : rd_ram_reg;
   assign {rd_rx_req, rd_rx_read, rd_readable} = rd_init_reg ? {rd_init_first_reg, rd_init_first_reg, rd_init_readable_reg}
-                                                           : {rd_rec_reg.rx_req, rd_rec_reg.rx_read, rd_rec_reg.readable};
+                                                           : {rd_rec.rx_req, rd_rec.rx_read, rd_rec.readable};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once
