@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_rx_options: walks the options of each received TCP segment (RFC 9293 3.1: EOL,
-// NOP, and kind-length-value options) in one register stage beside the segment's beats.
+// NOP, and kind-length-value options) beside the segment's beats, in two register stages:
+// the beat as it comes, then the walk.
 // Contract:
 //   - s_head marks a segment's first beat; its options are s_opts (byte 0 first, in the
 //     low bits) and s_opt_len (0..40) bytes of them count. Other beats pass untouched.
@@ -13,7 +14,7 @@
 //     cycle. A head whose options take n > 1 steps waits 2 (n - 1) cycles (Linux's SYN: 6).
 //   - Every step moves the position forward by at least one byte, so a walk ends within
 //     40 steps whatever the bytes are.
-// Latency: one cycle. s_ready is combinational from m_ready.
+// Latency: two cycles. s_ready is combinational from m_ready.
 module toe_tcp_rx_options
   import toe_tcp_pkg::*;
 #(
@@ -81,18 +82,37 @@ module toe_tcp_rx_options
   walk_t walk_reg, first;
   win_t win_reg;
 
-  wire [8*PAD-1:0] s_opts_pad = {{(8 * (PAD - N)){1'b0}}, s_opts};
-  wire start_done = !s_head || s_opt_len == '0;
-  assign first = walk_step('0, s_opts_pad[0 +: 48], s_opt_len);
+  // the input stage: the beat as it came (the options' bytes may come straight from a
+  // header extractor's funnel)
+  logic in_valid_reg, in_head_reg;
+  logic [PW-1:0] in_pass_reg;
+  logic [8*N-1:0] in_opts_reg;
+  logic [5:0] in_opt_len_reg;
+  // the walk stage moves on when it is empty or its beat leaves; the input stage with it
+  wire advance = !valid_reg || (walk_reg.done && m_ready);
+  assign s_ready = advance || !in_valid_reg;
+  always_ff @(posedge clk) begin
+    if (s_ready) begin
+      in_valid_reg <= s_valid;
+      in_head_reg <= s_head;
+      in_pass_reg <= s_pass;
+      in_opts_reg <= s_opts;
+      in_opt_len_reg <= s_opt_len;
+    end
+    if (rst) in_valid_reg <= 1'b0;
+  end
+
+  wire [8*PAD-1:0] in_opts_pad = {{(8 * (PAD - N)){1'b0}}, in_opts_reg};
+  wire start_done = !in_head_reg || in_opt_len_reg == '0;
+  assign first = walk_step('0, in_opts_pad[0 +: 48], in_opt_len_reg);
   assign m_valid = valid_reg && walk_reg.done;
   assign m_head = head_reg;
   assign m_pass = pass_reg;
   assign m_mss = walk_reg.mss;
   assign m_bad = walk_reg.bad;
-  assign s_ready = !valid_reg || (walk_reg.done && m_ready);
 
-  // A head takes the first step as it enters. Each further step takes two cycles: the
-  // bytes at the new position into win_reg, then the step on them.
+  // A head takes the first step as it enters the walk stage. Each further step takes two
+  // cycles: the bytes at the new position into win_reg, then the step on them.
   always_ff @(posedge clk) begin
     if (valid_reg && !walk_reg.done) begin
       fetched_reg <= !fetched_reg;
@@ -104,12 +124,12 @@ module toe_tcp_rx_options
         if (!r.has_mss) walk_reg.mss <= walk_reg.mss;
       end
     end
-    if (s_ready) begin
-      valid_reg <= s_valid;
-      head_reg <= s_head;
-      pass_reg <= s_pass;
-      opts_reg <= s_opts_pad;
-      opt_len_reg <= s_opt_len;
+    if (advance) begin
+      valid_reg <= in_valid_reg;
+      head_reg <= in_head_reg;
+      pass_reg <= in_pass_reg;
+      opts_reg <= in_opts_pad;
+      opt_len_reg <= in_opt_len_reg;
       fetched_reg <= 1'b0;
       walk_reg <= start_done ? '{pos: '0, done: 1'b1, bad: 1'b0, has_mss: 1'b0, mss: '0} : first;
       if (!first.has_mss) walk_reg.mss <= '0;

@@ -10,8 +10,8 @@
 // header, an MSS option whose length is not 4. Frames that find the checksum FIFO full
 // are dropped and counted on stat_overflows. stat_in_segs counts every segment received.
 // Timing: registered output; a segment whose options take more than one step of the walk
-// waits a cycle per further step (toe_tcp_rx_options). At DATA_W above 128 the checksum
-// is pipelined (CSUM_LATENCY register stages, see toe_axis_csum) and the segment goes
+// waits two cycles per further step (toe_tcp_rx_options). The checksum is pipelined
+// (CSUM_LATENCY register stages: tcp_csum_latency, see toe_axis_csum) and the segment goes
 // through as many registers beside it, so that the verdict rides on its last beat into
 // the FIFO (which always takes a beat: it drops whole frames when full).
 module toe_tcp_rx_parse

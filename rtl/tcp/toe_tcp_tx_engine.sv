@@ -16,7 +16,7 @@
 // data. Data, SYN and FIN segments leave in command order, and so do header-only ones.
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
-// At DATA_W above 128 the payload checksum is pipelined (CSUM_LATENCY stages, see
+// The payload checksum is pipelined (CSUM_LATENCY stages: tcp_csum_latency, see
 // toe_axis_csum): each segment's sum joins its command in the header queue's order.
 module toe_tcp_tx_engine
   import toe_pkg::*;
