@@ -119,7 +119,7 @@ module toe_tcp_ring_writer
   tcp_ring_job_t pend_job;
   logic [16:0] pend_bursts;
   logic [16:0] b_count_reg;
-  logic [4:0] pend_count_reg;      // jobs in the pending-completion FIFO (16 deep)
+  logic [4:0] pend_count_reg;      // jobs in the pending-completion FIFO (16 deep) and its input register
 
   // ---- data path: shift the input to the address lanes ----
   wire need_in = in_left_reg != '0 && !in_ended_reg;
@@ -144,7 +144,7 @@ module toe_tcp_ring_writer
   // and a marker, which is queued when taken, waits for an idle cycle).
   wire job_end_data, job_marker;
   wire job_next = job_end_data && frame_ends && s_job.length != '0 && pend_count_reg <= 5'd14;
-  assign s_job_ready = (state_reg == ST_IDLE && pend_ready) || job_next;
+  assign s_job_ready = (state_reg == ST_IDLE && pend_count_reg <= 5'd15) || job_next;
   wire job_take = s_job_valid && s_job_ready;
   assign in_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
 
@@ -216,10 +216,18 @@ module toe_tcp_ring_writer
   assign job_end_data = state_reg == ST_DATA && w_take && out_left_reg == 17'd1;
   assign job_marker = state_reg == ST_IDLE && job_take && s_job.length == '0;
   assign pend_push = job_end_data || job_marker;
+  // pushed a cycle later from a register (pend_count_reg counts it from the push on)
+  logic pend_push_reg;
+  logic [TCP_RING_JOB_W+16:0] pend_data_reg;
+  always_ff @(posedge clk) begin
+    pend_push_reg <= pend_push;
+    pend_data_reg <= job_marker ? {s_job, 17'd0} : {job_reg, bursts_reg};
+    if (rst) pend_push_reg <= 1'b0;
+  end
   toe_fifo #(.WIDTH(TCP_RING_JOB_W + 17), .DEPTH(16)) u_pending (
     .clk, .rst,
-    .s_data(job_marker ? {s_job, 17'd0} : {job_reg, bursts_reg}),
-    .s_valid(pend_push), .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0),
+    .s_data(pend_data_reg),
+    .s_valid(pend_push_reg), .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0),
     .m_data({pend_job, pend_bursts}), .m_valid(pend_valid), .m_ready(m_done_valid && m_done_ready),
     .uncommitted()
   );
@@ -249,6 +257,6 @@ module toe_tcp_ring_writer
   // A job is taken only with room for its completion (also the one taken at the last beat
   // of the job before, whose completion is queued in the same cycle).
   always @(posedge clk) if (!rst)
-    assert (!(pend_push && !pend_ready)) else $error("toe_tcp_ring_writer: completion queue overflow");
+    assert (!(pend_push_reg && !pend_ready)) else $error("toe_tcp_ring_writer: completion queue overflow");
 `endif
 endmodule
