@@ -740,6 +740,7 @@ module toe_tcp_core
   // are the same in all four (a finish in between writes another session's); pre_reg is
   // taken again in each (the engines' values move) but holds in ST_TAIL, so that those the
   // tail uses are the ones it passes on.
+  wire seg_past_adv = seq_lt(s.rcv_adv, seg_end_reg);   // the segment ends past the window
   always_comb begin
     logic [31:0] tx_app_p, rx_read_p;
     tx_app_p = txreq_rd_tx_app;
@@ -765,11 +766,11 @@ module toe_tcp_core
     pre.rtt_diff = rtt_diff(s_rtt, now_us - s.rtt_t0);
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
-    pre.reasm_hi = seq_lt(s.rcv_adv, seg_end_reg) ? s.rcv_adv : seg_end_reg;
+    pre.reasm_hi = seg_past_adv ? s.rcv_adv : seg_end_reg;
     // reasm_place's compares, for either end the segment can have (both at once, then the
     // one reasm_hi takes), so no compare waits for reasm_hi
-    pre.reasm_rel = seq_lt(s.rcv_adv, seg_end_reg) ? reasm_rel(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
-                                                   : reasm_rel(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
+    pre.reasm_rel = seg_past_adv ? reasm_rel(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
+                                 : reasm_rel(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
     pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && pre.wnd != '0;
     pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd;
     pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;

@@ -14,7 +14,7 @@
 //     cycle. A head whose options take n > 1 steps waits 2 (n - 1) cycles (Linux's SYN: 6).
 //   - Every step moves the position forward by at least one byte, so a walk ends within
 //     40 steps whatever the bytes are.
-// Latency: two cycles. s_ready is combinational from m_ready.
+// Latency: two cycles. s_ready is registered.
 module toe_tcp_rx_options
   import toe_tcp_pkg::*;
 #(
@@ -82,29 +82,22 @@ module toe_tcp_rx_options
   walk_t walk_reg, first;
   win_t win_reg;
 
-  // the input stage: the beat as it came (the options' bytes may come straight from a
-  // header extractor's funnel)
-  logic in_valid_reg, in_head_reg;
-  logic [PW-1:0] in_pass_reg;
-  logic [8*N-1:0] in_opts_reg;
-  logic [5:0] in_opt_len_reg;
-  // the walk stage moves on when it is empty or its beat leaves; the input stage with it
+  // the input stage (toe_skid_buffer): the beat as it came (the options' bytes may come
+  // straight from a header extractor's funnel), and a registered s_ready
+  logic in_valid, in_head;
+  logic [PW-1:0] in_pass;
+  logic [8*N-1:0] in_opts;
+  logic [5:0] in_opt_len;
+  // the walk stage moves on when it is empty or its beat leaves
   wire advance = !valid_reg || (walk_reg.done && m_ready);
-  assign s_ready = advance || !in_valid_reg;
-  always_ff @(posedge clk) begin
-    if (s_ready) begin
-      in_valid_reg <= s_valid;
-      in_head_reg <= s_head;
-      in_pass_reg <= s_pass;
-      in_opts_reg <= s_opts;
-      in_opt_len_reg <= s_opt_len;
-    end
-    if (rst) in_valid_reg <= 1'b0;
-  end
+  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + 6)) u_in (
+    .clk, .rst, .s_data({s_head, s_pass, s_opts, s_opt_len}), .s_valid, .s_ready,
+    .m_data({in_head, in_pass, in_opts, in_opt_len}), .m_valid(in_valid), .m_ready(advance)
+  );
 
-  wire [8*PAD-1:0] in_opts_pad = {{(8 * (PAD - N)){1'b0}}, in_opts_reg};
-  wire start_done = !in_head_reg || in_opt_len_reg == '0;
-  assign first = walk_step('0, in_opts_pad[0 +: 48], in_opt_len_reg);
+  wire [8*PAD-1:0] in_opts_pad = {{(8 * (PAD - N)){1'b0}}, in_opts};
+  wire start_done = !in_head || in_opt_len == '0;
+  assign first = walk_step('0, in_opts_pad[0 +: 48], in_opt_len);
   assign m_valid = valid_reg && walk_reg.done;
   assign m_head = head_reg;
   assign m_pass = pass_reg;
@@ -120,16 +113,16 @@ module toe_tcp_rx_options
       else begin
         walk_t r;
         r = walk_step(walk_reg.pos, win_reg, opt_len_reg);
+        if (!r.has_mss) r.mss = walk_reg.mss;   // an earlier MSS option stays
         walk_reg <= r;
-        if (!r.has_mss) walk_reg.mss <= walk_reg.mss;
       end
     end
     if (advance) begin
-      valid_reg <= in_valid_reg;
-      head_reg <= in_head_reg;
-      pass_reg <= in_pass_reg;
+      valid_reg <= in_valid;
+      head_reg <= in_head;
+      pass_reg <= in_pass;
       opts_reg <= in_opts_pad;
-      opt_len_reg <= in_opt_len_reg;
+      opt_len_reg <= in_opt_len;
       fetched_reg <= 1'b0;
       walk_reg <= start_done ? '{pos: '0, done: 1'b1, bad: 1'b0, has_mss: 1'b0, mss: '0} : first;
       if (!first.has_mss) walk_reg.mss <= '0;
