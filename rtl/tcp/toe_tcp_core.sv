@@ -276,7 +276,7 @@ module toe_tcp_core
 
   // ---------------- output queues ----------------
   logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room_reg; a session is in the send queue once)
-  logic q_cmd_ready, q_notif_ready, q_steer_ready, q_openrsp_ready, q_dbg_ready;
+  logic q_cmd_ready, q_notif_ready, q_steer_ready, q_openrsp_ready, q_dbg_ready;   // never low when pushed (the room flags)
   logic [4:0] rxw_count_reg;   // entries in the RX writer job queue (it takes two per event)
   logic [4:0] cmd_count_reg;   // entries in the segment command queue
   logic [1:0] rel_count_reg;   // session-table releases waiting (ST_IDLE serves them)
@@ -381,7 +381,32 @@ module toe_tcp_core
     sendq_room_reg <= cmd_count_next < 5'd4;
     if (rst) {rxw_room_reg, cmd_room_reg, arm_room_reg, sendq_room_reg} <= '0;
   end
-  wire sendq_room_post = cmd_count_reg < 5'd4;   // the same rule in the send step, beside its own command
+  wire sendq_room_post = cmd_count_reg < 5'd4;
+  // The queues an event pushes at most one entry into, from its step (ST_PRE or ST_TAIL,
+  // never in a cycle an event starts): room for one is what they hold (output register
+  // included) below their depth, registered from the next cycle's count.
+  logic [5:0] notif_count_reg, steer_count_reg;
+  logic [2:0] openrsp_count_reg;
+  logic [1:0] dbg_count_reg;
+  logic notif_room_reg, steer_room_reg, openrsp_room_reg, dbg_room_reg;
+  wire [5:0] notif_count_next = notif_count_reg + 6'(do_notif) - 6'(notif_valid && notif_ready);
+  wire [5:0] steer_count_next = steer_count_reg + 6'(do_steer) - 6'(m_steer_valid && m_steer_ready);
+  wire [2:0] openrsp_count_next = openrsp_count_reg + 3'(do_openrsp) - 3'(open_rsp_valid && open_rsp_ready);
+  wire [1:0] dbg_count_next = dbg_count_reg + 2'(do_dbg) - 2'(dbg_rsp_valid && dbg_rsp_ready);
+  always_ff @(posedge clk) begin
+    notif_count_reg <= notif_count_next;
+    steer_count_reg <= steer_count_next;
+    openrsp_count_reg <= openrsp_count_next;
+    dbg_count_reg <= dbg_count_next;
+    notif_room_reg <= notif_count_next < 6'd32;
+    steer_room_reg <= steer_count_next < 6'd32;
+    openrsp_room_reg <= openrsp_count_next < 3'd4;
+    dbg_room_reg <= dbg_count_next < 2'd2;
+    if (rst) begin
+      {notif_count_reg, steer_count_reg, openrsp_count_reg, dbg_count_reg} <= '0;
+      {notif_room_reg, steer_room_reg, openrsp_room_reg, dbg_room_reg} <= '0;
+    end
+  end   // the same rule in the send step, beside its own command
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
@@ -399,11 +424,7 @@ module toe_tcp_core
   tcp_close_req_t close_reg;
   tcp_ring_job_t done_reg;
 
-  // The session of each kind of event (an open's comes from the session table later). An
-  // event whose session is in the size or send step waits (ev_busy): it would read the
-  // record before the finish writes it (at most two cycles). The compares are made beside
-  // the grant, not on the session it picks, and hold back its start, not the grant, so
-  // that the session read follows the grant alone.
+  // The session of each kind of event (an open's comes from the session table later).
   logic [SW-1:0] ev_sid [N_EV];
   assign ev_sid[EV_RD_WAKE] = SW'(rxread_wake_session);
   assign ev_sid[EV_TXW_DONE] = SW'(s_txw_done.session);
@@ -415,55 +436,85 @@ module toe_tcp_core
   assign ev_sid[EV_TIMER] = fire_sid;
   assign ev_sid[EV_DBG] = SW'(dbg_req);
   assign ev_sid[EV_TOLD] = SW'(told_session);
-  logic [N_EV-1:0] ev_at_post;   // the kind's session is the one the post stage holds (and the finish writes)
-  logic [N_EV-1:0] ev_busy, ev_valid;
-  for (genvar i = 0; i < N_EV; i++) begin : g_busy
-    assign ev_at_post[i] = ev_sid[i] == post_sid_reg;
-    assign ev_busy[i] = i != EV_OPEN && (size_valid_reg || send_valid_reg) && ev_at_post[i];
-  end
-  assign ev_valid = {told_valid,                                                     // told
-                     dbg_req_valid && q_dbg_ready,                                   // debug
-                     fire_valid && cmd_room_reg && q_notif_ready && rxw_room_reg,        // timer
-                     sq_valid && cmd_room_reg && sendq_room_reg,                         // send queue
-                     s_seg_valid && cmd_room_reg && q_notif_ready && rxw_room_reg && q_steer_ready,
-                     txreq_wake_valid && cmd_room_reg,
-                     close_req_valid && cmd_room_reg && q_notif_ready && rxw_room_reg,
-                     open_req_valid && q_openrsp_ready && cmd_room_reg,
-                     s_txw_done_valid && cmd_room_reg,
-                     rxread_wake_valid && cmd_room_reg};
-  // Round robin over the kinds of event: the first ready kind after the one taken last
-  // (rr_after_reg: one bit per kind after it), else the first ready kind. The grant is
-  // one-hot, so that the pick, the readies and the session it reads are a few LUTs deep.
-  logic ev_any;
+  // A kind is ready when its source offers an event and the outputs it may emit fit
+  // (every flag a flip-flop).
+  logic [N_EV-1:0] ev_offered, ev_room, ev_valid;
+  assign ev_offered = {told_valid, dbg_req_valid, fire_valid, sq_valid, s_seg_valid, txreq_wake_valid,
+                       close_req_valid, open_req_valid, s_txw_done_valid, rxread_wake_valid};
+  assign ev_room = {1'b1,                                                             // told
+                    dbg_room_reg,                                                     // debug
+                    cmd_room_reg && notif_room_reg && rxw_room_reg,                   // timer
+                    cmd_room_reg && sendq_room_reg,                                   // send queue
+                    cmd_room_reg && notif_room_reg && rxw_room_reg && steer_room_reg, // segment
+                    cmd_room_reg,                                                     // TX wake
+                    cmd_room_reg && notif_room_reg && rxw_room_reg,                   // close
+                    openrsp_room_reg && cmd_room_reg,                                 // open
+                    cmd_room_reg,                                                     // TX_DONE
+                    cmd_room_reg};                                                    // RX wake
+  assign ev_valid = ev_offered & ev_room;
+  // The pick: a ready kind is reserved in a register (pick_valid_reg: its one-hot grant,
+  // kind and session) while the core works, and started from there, so that the start,
+  // the session read and the engines' forwarding compares begin at flip-flops, not behind
+  // the grant. A reservation does not pop its source (whose event stays offered until it
+  // is taken); it is taken when the core is idle, the kind still offered with room, its
+  // session not in the size or send step (that event's finish writes the record within
+  // two cycles: the read would come before it) and the wheel's queue and the releases
+  // allow; it is dropped when, at idle, its kind is no longer ready, so that a kind
+  // without room never holds back one that would drain it. The register is filled in the
+  // cycle after a start, in time for the next (events start at least two cycles apart).
+  // Round robin over the kinds: the first ready kind after the one reserved last
+  // (rr_after_reg: one bit per kind after it), else the first ready kind.
+  logic [N_EV-1:0] ev_grant;
   event_e ev_pick;
-  logic [N_EV-1:0] rr_after_reg, ev_grant;
+  logic [N_EV-1:0] rr_after_reg;
   always_comb begin
     logic [N_EV-1:0] after;
     logic [3:0] kind;
     after = ev_valid & rr_after_reg;
     ev_grant = after != '0 ? after & (~after + 1'b1) : ev_valid & (~ev_valid + 1'b1);
-    ev_any = ev_valid != '0;
     kind = '0;
     for (int i = 0; i < N_EV; i++) kind |= ev_grant[i] ? 4'(i) : 4'd0;
     ev_pick = event_e'(kind);
   end
-  // every event may change a deadline: it starts only when the wheel's queue has room.
+  logic [SW-1:0] grant_sid;
+  always_comb begin
+    grant_sid = '0;
+    for (int i = 0; i < N_EV; i++) grant_sid |= {SW{ev_grant[i]}} & ev_sid[i];
+  end
+  logic pick_valid_reg;
+  logic [N_EV-1:0] pick_grant_reg;
+  event_e pick_kind_reg;
+  logic [SW-1:0] pick_sid_reg;
+  wire pick_ready = (pick_grant_reg & ev_valid) != '0;
+  wire pick_busy = pick_kind_reg != EV_OPEN && (size_valid_reg || send_valid_reg) && pick_sid_reg == post_sid_reg;
   // An event picked during the size step takes the slow path (slow_only_reg): a fast step
   // would overwrite the post stage's registers before the finish read them.
-  logic [SW-1:0] pick_sid;
   logic slow_only_reg;
-  wire start = state_reg == ST_IDLE && ev_any && (ev_grant & ev_busy) == '0 && arm_room_reg && rel_count_reg == '0;
+  wire start = state_reg == ST_IDLE && pick_valid_reg && pick_ready && !pick_busy && arm_room_reg && rel_count_reg == '0;
+  always_ff @(posedge clk) begin
+    if (!pick_valid_reg) begin
+      pick_valid_reg <= ev_valid != '0;
+      pick_grant_reg <= ev_grant;
+      pick_kind_reg <= ev_pick;
+      pick_sid_reg <= grant_sid;
+      if (ev_valid != '0) rr_after_reg <= ~(ev_grant | (ev_grant - 1'b1));
+    end else if (start || (state_reg == ST_IDLE && !pick_ready)) pick_valid_reg <= 1'b0;
+    if (rst) begin
+      pick_valid_reg <= 1'b0;
+      rr_after_reg <= ~N_EV'(1);
+    end
+  end
 
-  assign rxread_wake_ready   = start && ev_grant[EV_RD_WAKE];
-  assign s_txw_done_ready = start && ev_grant[EV_TXW_DONE];
-  assign open_req_ready   = start && ev_grant[EV_OPEN];
-  assign close_req_ready  = start && ev_grant[EV_CLOSE];
-  assign txreq_wake_ready   = start && ev_grant[EV_TX_WAKE];
-  assign s_seg_ready      = start && ev_grant[EV_SEG];
-  assign sq_pop           = start && ev_grant[EV_SENDQ];
-  assign fire_pop         = start && ev_grant[EV_TIMER];
-  assign dbg_req_ready    = start && ev_grant[EV_DBG];
-  assign told_ready       = start && ev_grant[EV_TOLD];
+  assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
+  assign s_txw_done_ready  = start && pick_grant_reg[EV_TXW_DONE];
+  assign open_req_ready    = start && pick_grant_reg[EV_OPEN];
+  assign close_req_ready   = start && pick_grant_reg[EV_CLOSE];
+  assign txreq_wake_ready  = start && pick_grant_reg[EV_TX_WAKE];
+  assign s_seg_ready       = start && pick_grant_reg[EV_SEG];
+  assign sq_pop            = start && pick_grant_reg[EV_SENDQ];
+  assign fire_pop          = start && pick_grant_reg[EV_TIMER];
+  assign dbg_req_ready     = start && pick_grant_reg[EV_DBG];
+  assign told_ready        = start && pick_grant_reg[EV_TOLD];
 
   // Releases: the finish frees the record of a connection that ended, was told, and has no
   // ring job in flight (state FREE); its session-table entry is released from ST_IDLE before
@@ -1777,21 +1828,13 @@ module toe_tcp_core
     wr_sess = fin_sess;
     if (state_reg == ST_INIT) wr_sess = '0;
   end
-  // the session of the granted event (an open's comes from the session table later)
-  always_comb begin
-    pick_sid = '0;
-    for (int i = 0; i < N_EV; i++) pick_sid |= {SW{ev_grant[i]}} & ev_sid[i];
-  end
   // the record is read in the cycle an event starts (or, for an open, when the table answers)
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
-  assign rd_addr = state_reg == ST_IDLE ? pick_sid : held_sid;
-  // The read of the record the finish writes in the same cycle is forwarded. For a pick the
-  // compare is made beside the grant, on each kind's session (ev_at_post), not on the
-  // session it picks.
+  assign rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
+  // The read of the record the finish writes in the same cycle is forwarded.
   logic rd_fwd_reg;
   always_ff @(posedge clk)
-    rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? (ev_grant & ev_at_post) != '0 :
-                            wr_addr == held_sid);
+    rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? wr_addr == pick_sid_reg : wr_addr == held_sid);
   assign rd_sess = rd_fwd_reg ? wr_sess_reg : rd_ram_reg;
 
   always_ff @(posedge clk) begin
@@ -1801,15 +1844,14 @@ module toe_tcp_core
         if (init_reg == (SW+1)'(MAX_SESSIONS - 1)) state_reg <= ST_IDLE;
       end
       ST_IDLE: if (start) begin
-        ev_reg <= ev_pick;
-        rr_after_reg <= ~(ev_grant | (ev_grant - 1'b1));
-        sid_reg <= pick_sid;
+        ev_reg <= pick_kind_reg;
+        sid_reg <= pick_sid_reg;
         found_reg <= 1'b1;
         new_reg <= 1'b0;
         seg_reg <= s_seg.seg;
         seg_end_reg <= s_seg.seg.seq + 32'(s_seg.seg.length);
         slow_only_reg <= size_valid_reg;
-        if (ev_pick == EV_SEG) begin
+        if (pick_kind_reg == EV_SEG) begin
           found_reg <= s_seg.found;
           new_reg <= s_seg.is_new;
           listening_reg <= s_seg.listening;
@@ -1818,7 +1860,7 @@ module toe_tcp_core
         open_reg <= open_req;
         close_reg <= close_req;
         done_reg <= s_txw_done;
-        state_reg <= ev_pick == EV_OPEN ? ST_OPEN_REQ : ev_pick == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_PRE;
+        state_reg <= pick_kind_reg == EV_OPEN ? ST_OPEN_REQ : pick_kind_reg == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_PRE;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
       ST_OPEN_WAIT: if (tab_rsp_valid) begin
@@ -1841,7 +1883,6 @@ module toe_tcp_core
     if (rst) begin
       state_reg <= ST_INIT;
       init_reg <= '0;
-      rr_after_reg <= ~N_EV'(1);
     end
   end
 
@@ -1897,9 +1938,14 @@ module toe_tcp_core
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
       else $error("toe_tcp_core: session %0d advertised right edge moved left", post_sid_reg);
   // queues pushed without a handshake always have room: the post stage's (cmd_room_reg,
-  // arm_room_reg), the RX writer's (rxw_room_reg) and the send queue (each session in it once)
+  // arm_room_reg), the RX writer's (rxw_room_reg), the step's (notif_room_reg, steer_room_reg,
+  // openrsp_room_reg, dbg_room_reg) and the send queue (each session in it once)
   always @(posedge clk) if (!rst) begin
     assert (!(do_cmd && !q_cmd_ready)) else $error("toe_tcp_core: segment command queue overflow");
+    assert (!(do_notif && !q_notif_ready)) else $error("toe_tcp_core: notification queue overflow");
+    assert (!(do_steer && !q_steer_ready)) else $error("toe_tcp_core: steering queue overflow");
+    assert (!(do_openrsp && !q_openrsp_ready)) else $error("toe_tcp_core: open response queue overflow");
+    assert (!(do_dbg && !q_dbg_ready)) else $error("toe_tcp_core: debug response queue overflow");
     assert (!(do_arm && !arm_q_ready)) else $error("toe_tcp_core: timer wheel queue overflow");
     assert (!((do_rxw || push_rxw2) && !q_rxw_ready)) else $error("toe_tcp_core: RX writer job queue overflow");
     assert (!(do_sendq && !q_sendq_ready)) else $error("toe_tcp_core: send queue overflow");

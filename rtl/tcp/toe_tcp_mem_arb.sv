@@ -5,7 +5,10 @@
 // index, and B and R are returned to the client named by BID/RID (the slave may
 // interleave read bursts of different IDs). Reads: one AR per grant, round robin.
 // Bursts are INCR of full-width beats; AWSIZE/ARSIZE are log2(DATA_W/8).
-// Timing: combinational grant; the AW of a burst and its first W beat may share a cycle.
+// Timing: the AW grant is combinational (a burst's address may go out in the cycle it is
+// requested); W beats follow the registered grant, from the cycle after the AW's grant on
+// (the ring writers send a burst's data from the cycle after its address), so the W
+// channel's valid and ready are a mux of flip-flops deep.
 module toe_tcp_mem_arb #(
   parameter int unsigned DATA_W = 64,
   parameter int unsigned ADDR_W = 40,
@@ -98,11 +101,13 @@ module toe_tcp_mem_arb #(
       m_axi_awaddr = s_awaddr[w_gnt];
       m_axi_awlen = s_awlen[w_gnt];
       s_awready[w_gnt] = !aw_done_reg && m_axi_awready;
-      m_axi_wvalid = s_wvalid[w_gnt];
-      m_axi_wdata = s_wdata[w_gnt];
-      m_axi_wstrb = s_wstrb[w_gnt];
-      m_axi_wlast = s_wlast[w_gnt];
-      s_wready[w_gnt] = m_axi_wready;
+    end
+    if (w_busy_reg) begin
+      m_axi_wvalid = s_wvalid[w_gnt_reg];
+      m_axi_wdata = s_wdata[w_gnt_reg];
+      m_axi_wstrb = s_wstrb[w_gnt_reg];
+      m_axi_wlast = s_wlast[w_gnt_reg];
+      s_wready[w_gnt_reg] = m_axi_wready;
     end
   end
   assign m_axi_awsize = SIZE;
@@ -114,7 +119,7 @@ module toe_tcp_mem_arb #(
       w_last_reg <= w_pick;
     end
     if (m_axi_awvalid && m_axi_awready) aw_done_reg <= 1'b1;
-    if (w_on && m_axi_wvalid && m_axi_wready && m_axi_wlast) begin
+    if (m_axi_wvalid && m_axi_wready && m_axi_wlast) begin
       w_busy_reg <= 1'b0;
       aw_done_reg <= 1'b0;
     end
