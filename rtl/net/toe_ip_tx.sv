@@ -5,12 +5,13 @@
 // headers in front (IHL 5, TTL 64, DF clear, ID counting up, header checksum).
 // Unresolved next hop: the frame is dropped and counted, and ARP is told (`arp_miss`) to
 // resolve it; later frames go out once the reply is in (no queueing while unresolved).
-// Timing: the next hop is chosen and looked up on the input beat, and kept with it in a
-// register slice (a skid buffer: it also cuts the ready chain from the MAC back into the IP
-// sources), so the lookup and the header's start are in different cycles; frames leave
-// back to back, and the input waits while the 34 header bytes go out. A frame whose first
-// beat waited in the slice while its next hop was resolved is dropped as unresolved (the
-// sender retransmits), as one that came a cycle earlier would have been.
+// Timing: two register slices (skid buffers: they also cut the ready chain from the MAC
+// back into the IP sources): the next hop's address is chosen on the input beat and
+// registered with it; the ARP cache is looked up from that register and its answer
+// registered with the beat in the second; the header starts from there. Frames leave back
+// to back; the input waits while the 34 header bytes go out. A frame whose first beat was
+// in the slices while its next hop was resolved is dropped as unresolved (the sender
+// retransmits), as one that came a few cycles earlier would have been.
 module toe_ip_tx
   import toe_pkg::*;
 #(
@@ -42,28 +43,50 @@ module toe_ip_tx
   output logic                  stat_out_requests,
   output logic                  stat_out_arp_misses
 );
-  // ---- next hop and its MAC, on the input beat (every beat; the first one's counts) ----
+  // ---- the next hop's address, on the input beat ----
   ip_tx_meta_t in_meta;
   assign in_meta = s_axis_tuser[IP_TX_META_W:1];
-  wire in_bcast = in_meta.dst_ip == 32'hFFFF_FFFF || in_meta.dst_ip == (cfg_ip | ~cfg_netmask);
-  wire on_link = ((in_meta.dst_ip ^ cfg_ip) & cfg_netmask) == '0;
-  assign arp_lookup_ip = on_link ? in_meta.dst_ip : cfg_gateway;
+  typedef struct packed {
+    logic        bcast;
+    logic [31:0] ip;
+  } next_hop_t;
+  next_hop_t in_nh, nh;
+  always_comb begin
+    logic on_link;
+    on_link = ((in_meta.dst_ip ^ cfg_ip) & cfg_netmask) == '0;
+    in_nh = '{bcast: in_meta.dst_ip == 32'hFFFF_FFFF || in_meta.dst_ip == (cfg_ip | ~cfg_netmask),
+              ip: on_link ? in_meta.dst_ip : cfg_gateway};
+  end
+  logic [DATA_W-1:0] a_tdata;
+  logic [DATA_W/8-1:0] a_tkeep;
+  logic a_tvalid, a_tready, a_tlast;
+  logic [IP_TX_META_W:0] a_tuser;
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(next_hop_t) + IP_TX_META_W + 1)) u_in_reg (
+    .clk, .rst,
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
+    .s_axis_tuser({in_nh, s_axis_tuser}),
+    .m_axis_tdata(a_tdata), .m_axis_tkeep(a_tkeep), .m_axis_tvalid(a_tvalid), .m_axis_tready(a_tready),
+    .m_axis_tlast(a_tlast), .m_axis_tuser({nh, a_tuser})
+  );
+
+  // ---- its MAC, from the ARP cache ----
   typedef struct packed {
     logic        resolved, bcast;
     logic [47:0] mac;
     logic [31:0] ip;
   } hop_t;
-  hop_t in_hop, hop;
-  assign in_hop = '{resolved: in_bcast || arp_lookup_hit, bcast: in_bcast, mac: arp_lookup_mac, ip: arp_lookup_ip};
+  hop_t a_hop, hop;
+  assign arp_lookup_ip = nh.ip;
+  assign a_hop = '{resolved: nh.bcast || arp_lookup_hit, bcast: nh.bcast, mac: arp_lookup_mac, ip: nh.ip};
 
   logic [DATA_W-1:0] r_tdata;
   logic [DATA_W/8-1:0] r_tkeep;
   logic r_tvalid, r_tready, r_tlast;
   logic [IP_TX_META_W:0] r_tuser;
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(hop_t) + IP_TX_META_W + 1)) u_in_reg (
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(hop_t) + IP_TX_META_W + 1)) u_hop_reg (
     .clk, .rst,
-    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast,
-    .s_axis_tuser({in_hop, s_axis_tuser}),
+    .s_axis_tdata(a_tdata), .s_axis_tkeep(a_tkeep), .s_axis_tvalid(a_tvalid), .s_axis_tready(a_tready),
+    .s_axis_tlast(a_tlast), .s_axis_tuser({a_hop, a_tuser}),
     .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid), .m_axis_tready(r_tready),
     .m_axis_tlast(r_tlast), .m_axis_tuser({hop, r_tuser})
   );

@@ -12,8 +12,9 @@
 // payload bytes, zero-filled past the datagram's end). A frame shorter than its
 // total length is forwarded marked bad and counted (ipInTruncatedPkts), so the
 // consumer's frame FIFO drops it. A frame shorter than its header counts as a header error.
-// Timing: two register stages (after the header split, and toe_axis_trim); the header
-// checks sit between them.
+// Timing: three register stages: after the header split; after the header checks (the
+// checksum's sum, the address, protocol and length checks); toe_axis_trim's. The checksum's
+// fold and the verdict sit between the last two.
 module toe_ipv4_rx
   import toe_pkg::*;
 #(
@@ -91,20 +92,45 @@ module toe_ipv4_rx
   logic [31:0] hsum;
   toe_sum_tree #(.N(MAXB / 2), .IN_W(16), .OUT_W(32)) u_hsum (.terms(hwords), .sum(hsum));
 
-  wire bcast = h.dst_ip == 32'hFFFF_FFFF || h.dst_ip == (cfg_ip | ~cfg_netmask);
-  wire hdr_error  = h.version != 4'd4 || h.ihl < 4'd5 || csum_fold(hsum) != 16'hFFFF ||
-                    h.total_len < 16'(hl);
-  wire is_tcp     = h.protocol == IP_PROTO_TCP;
-  wire addr_error = !(h.dst_ip == cfg_ip || bcast) || cfg_ip == '0 || (is_tcp && bcast);
-  wire fragment   = h.flags[0] || h.frag_off != '0;
-  wire is_icmp    = h.protocol == IP_PROTO_ICMP;
-  wire is_udp     = h.protocol == IP_PROTO_UDP;
-  wire unknown    = !(is_icmp || is_udp || is_tcp);
-  wire drop       = hdr_error || addr_error || fragment || unknown;
-  wire [1:0] sel  = is_tcp ? 2'd2 : (is_udp ? 2'd1 : 2'd0);
+  // The checks, registered with the stream (the checksum's sum not yet folded).
+  typedef struct packed {
+    logic [159:0] raw_hdr;
+    logic [31:0]  hsum;
+    logic         fields_bad;   // version, IHL, total length shorter than the header
+    logic         addr_error, fragment, unknown, is_tcp, is_udp, bcast, plain;   // plain: IHL 5
+    logic [15:0]  length;
+  } chk_t;
+  chk_t chk_in, chk;
+  always_comb begin
+    logic bcast, is_tcp, is_udp;
+    bcast = h.dst_ip == 32'hFFFF_FFFF || h.dst_ip == (cfg_ip | ~cfg_netmask);
+    is_tcp = h.protocol == IP_PROTO_TCP;
+    is_udp = h.protocol == IP_PROTO_UDP;
+    chk_in = '{raw_hdr: hdr_bytes[159:0], hsum: hsum,
+               fields_bad: h.version != 4'd4 || h.ihl < 4'd5 || h.total_len < 16'(hl),
+               addr_error: !(h.dst_ip == cfg_ip || bcast) || cfg_ip == '0 || (is_tcp && bcast),
+               fragment: h.flags[0] || h.frag_off != '0,
+               unknown: !(h.protocol == IP_PROTO_ICMP || is_udp || is_tcp),
+               is_tcp: is_tcp, is_udp: is_udp, bcast: bcast, plain: h.ihl == 4'd5,
+               length: h.total_len - 16'(hl)};
+  end
+  logic [DATA_W-1:0] ck_tdata;
+  logic [DATA_W/8-1:0] ck_tkeep;
+  logic ck_tvalid, ck_tready, ck_tlast, ck_tuser;
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(chk_t) + 1)) u_chk_reg (
+    .clk, .rst,
+    .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
+    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({chk_in, pl_tuser}),
+    .m_axis_tdata(ck_tdata), .m_axis_tkeep(ck_tkeep), .m_axis_tvalid(ck_tvalid),
+    .m_axis_tready(ck_tready), .m_axis_tlast(ck_tlast), .m_axis_tuser({chk, ck_tuser})
+  );
+
+  wire hdr_error  = chk.fields_bad || csum_fold(chk.hsum) != 16'hFFFF;
+  wire drop       = hdr_error || chk.addr_error || chk.fragment || chk.unknown;
+  wire [1:0] sel  = chk.is_tcp ? 2'd2 : (chk.is_udp ? 2'd1 : 2'd0);
 
   ip_rx_meta_t meta;
-  assign meta = '{raw_hdr: hdr_bytes[159:0], broadcast: bcast, length: h.total_len - 16'(hl)};
+  assign meta = '{raw_hdr: chk.raw_hdr, broadcast: chk.bcast, length: chk.length};
 
   // Trim to the total length; the per-frame decision rides along on tuser.
   logic [DATA_W-1:0] tr_tdata;
@@ -113,8 +139,8 @@ module toe_ipv4_rx
   logic [IP_RX_META_W+3:0] tr_tuser;   // {drop, sel, meta, bad}
   toe_axis_trim #(.DATA_W(DATA_W), .USER_W(IP_RX_META_W + 4)) u_trim (
     .clk, .rst,
-    .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
-    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({drop, sel, meta, pl_tuser}),
+    .s_axis_tdata(ck_tdata), .s_axis_tkeep(ck_tkeep), .s_axis_tvalid(ck_tvalid),
+    .s_axis_tready(ck_tready), .s_axis_tlast(ck_tlast), .s_axis_tuser({drop, sel, meta, ck_tuser}),
     .s_len(meta.length),   // not gated by `drop`: the demux discards dropped frames
     .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
     .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
@@ -135,20 +161,21 @@ module toe_ipv4_rx
   assign m_tcp_axis_tvalid  = dm_tvalid[2];
 
   logic first_reg;
-  wire head = pl_tvalid && pl_tready && first_reg;
+  wire head = ck_tvalid && ck_tready && first_reg;
   always_ff @(posedge clk) begin
     stat_in_receives       <= head || short_frame;
     stat_in_hdr_errors     <= (head && hdr_error) || short_frame;
-    stat_in_addr_errors    <= head && !hdr_error && addr_error;
-    stat_reasm_reqds       <= head && !hdr_error && !addr_error && fragment;
-    stat_in_unknown_protos <= head && !hdr_error && !addr_error && !fragment && unknown;
-    unreach_valid          <= head && !hdr_error && !addr_error && !fragment && unknown && !bcast && h.ihl == 4'd5;
-    unreach_ip_hdr         <= hdr_bytes[159:0];
+    stat_in_addr_errors    <= head && !hdr_error && chk.addr_error;
+    stat_reasm_reqds       <= head && !hdr_error && !chk.addr_error && chk.fragment;
+    stat_in_unknown_protos <= head && !hdr_error && !chk.addr_error && !chk.fragment && chk.unknown;
+    unreach_valid          <= head && !hdr_error && !chk.addr_error && !chk.fragment && chk.unknown && !chk.bcast &&
+                              chk.plain;
+    unreach_ip_hdr         <= chk.raw_hdr;
     for (int b = 0; b < 8; b++)
-      unreach_l4_hdr[8*b +: 8] <= 16'(b) < meta.length && pl_tkeep[b] ? pl_tdata[8*b +: 8] : 8'd0;
+      unreach_l4_hdr[8*b +: 8] <= 16'(b) < chk.length && ck_tkeep[b] ? ck_tdata[8*b +: 8] : 8'd0;
     stat_in_delivers       <= head && !drop;
     stat_in_truncated      <= tr_short && !tr_tuser[IP_RX_META_W+3];   // same beat as tr_short
-    if (pl_tvalid && pl_tready) first_reg <= pl_tlast;
+    if (ck_tvalid && ck_tready) first_reg <= ck_tlast;
     if (rst) begin
       first_reg <= 1'b1;
       {stat_in_receives, stat_in_hdr_errors, stat_in_addr_errors, stat_reasm_reqds,

@@ -17,7 +17,9 @@
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
 // The payload checksum is pipelined (CSUM_LATENCY stages: tcp_csum_latency, see
-// toe_axis_csum): each segment's sum joins its command in the header queue's order.
+// toe_axis_csum): each segment's sum joins its command in the header queue's order. The
+// header's share of the checksum is summed when a command is queued; the segment leaves
+// through a register slice.
 module toe_tcp_tx_engine
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -62,6 +64,7 @@ module toe_tcp_tx_engine
   wire needs_read = s_cmd.length != '0;
   logic hof_ready, hof_valid, hof_pop;
   tcp_tx_cmd_t hof_cmd;
+  logic [15:0] hof_hdr_sum;
   assign s_cmd_ready = header_only ? hof_ready : pend_ready && (!needs_read || m_rd_job_ready);
   assign m_rd_job_valid = s_cmd_valid && needs_read && pend_ready;
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
@@ -72,9 +75,19 @@ module toe_tcp_tx_engine
     .commit(1'b0), .rewind(1'b0), .m_data(pend), .m_valid(pend_valid), .m_ready(pend_pop),
     .uncommitted()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(8)) u_header_only (
-    .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
-    .commit(1'b0), .rewind(1'b0), .m_data(hof_cmd), .m_valid(hof_valid), .m_ready(hof_pop),
+  // The checksum's share of the pseudo-header and the header fields, summed (and folded)
+  // when a command is queued: the output adds only the payload's.
+  function automatic logic [14*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
+    logic [15:0] tcp_len = 16'(TCP_HDR_BYTES) + (c.mss != '0 ? 16'd4 : 16'd0) + c.length;
+    return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP), tcp_len,
+            c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
+            {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
+  endfunction
+  logic [31:0] cmd_terms_sum, pend_terms_sum;
+  toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_cmd_hdr_sum (.terms(hdr_terms(s_cmd)), .sum(cmd_terms_sum));
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(8)) u_header_only (
+    .clk, .rst, .s_data({s_cmd, csum_fold(cmd_terms_sum)}), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data({hof_cmd, hof_hdr_sum}), .m_valid(hof_valid), .m_ready(hof_pop),
     .uncommitted()
   );
 
@@ -113,7 +126,7 @@ module toe_tcp_tx_engine
   // command queue: a sum is pushed after its command and popped with it) ----
   logic hdr_ready, hdr_valid, hdr_pop, hsum_ready, hsum_valid;
   tcp_tx_cmd_t hcmd;
-  logic [15:0] hsum;
+  logic [15:0] hsum, hcmd_hdr_sum;
   logic [DATA_W-1:0] sf_tdata;
   logic [W-1:0] sf_tkeep;
   logic sf_tvalid, sf_tready, sf_tlast, fifo_ready;
@@ -126,9 +139,10 @@ module toe_tcp_tx_engine
     .m_axis_tready(sf_tready), .m_axis_tlast(sf_tlast), .m_axis_tuser(),
     .drop_bad(), .drop_full()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_hdr (
-    .clk, .rst, .s_data(pend), .s_valid(pend_pop), .s_ready(hdr_ready),
-    .commit(1'b0), .rewind(1'b0), .m_data(hcmd), .m_valid(hdr_valid), .m_ready(hdr_pop),
+  toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_pend_hdr_sum (.terms(hdr_terms(pend)), .sum(pend_terms_sum));
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(16)) u_hdr (
+    .clk, .rst, .s_data({pend, csum_fold(pend_terms_sum)}), .s_valid(pend_pop), .s_ready(hdr_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data({hcmd, hcmd_hdr_sum}), .m_valid(hdr_valid), .m_ready(hdr_pop),
     .uncommitted()
   );
   toe_fifo #(.WIDTH(16), .DEPTH(16)) u_hsum (
@@ -146,28 +160,27 @@ module toe_tcp_tx_engine
   // ---- the next segment: a data (or SYN/FIN) one or a header-only one (an empty beat),
   // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
   // the payload sum ride on tuser ----
-  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 16;
+  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 32;
   logic [1:0] arb_tready;
   logic [DATA_W-1:0] ins_tdata;
   logic [W-1:0] ins_tkeep;
   logic ins_valid, ins_ready, ins_last;
   tcp_tx_cmd_t seg_cmd;
-  logic [15:0] seg_sum;
+  logic [15:0] seg_hdr_sum, seg_sum;
   toe_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .USER_W(SEG_USER_W)) u_arb (
     .clk, .rst,
     .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
     .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid && hsum_valid}), .s_axis_tready(arb_tready),
-    .s_axis_tlast({1'b1, sf_tlast}), .s_axis_tuser({{hof_cmd, 16'd0}, {hcmd, hsum}}),
+    .s_axis_tlast({1'b1, sf_tlast}), .s_axis_tuser({{hof_cmd, hof_hdr_sum, 16'd0}, {hcmd, hcmd_hdr_sum, hsum}}),
     .m_axis_tdata(ins_tdata), .m_axis_tkeep(ins_tkeep), .m_axis_tvalid(ins_valid), .m_axis_tready(ins_ready),
-    .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_sum})
+    .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_hdr_sum, seg_sum})
   );
   assign sf_tready = arb_tready[0] && hdr_valid && hsum_valid;
   assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
   assign hof_pop = arb_tready[1];
 
-  // ---- header with checksum ----
-  wire [15:0] opt_bytes = seg_cmd.mss != '0 ? 16'd4 : 16'd0;
-  wire [15:0] tcp_len = 16'(TCP_HDR_BYTES) + opt_bytes + seg_cmd.length;
+  // ---- header with checksum (the header's share and the payload's) ----
+  wire [15:0] tcp_len = 16'(TCP_HDR_BYTES) + (seg_cmd.mss != '0 ? 16'd4 : 16'd0) + seg_cmd.length;
   tcp_hdr_t h;
   always_comb begin
     h = '0;
@@ -178,26 +191,29 @@ module toe_tcp_tx_engine
     h.doff = seg_cmd.mss != '0 ? 4'd6 : 4'd5;
     h.flags = seg_cmd.flags;
     h.window = seg_cmd.window;
-  end
-  logic [31:0] total;
-  toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_sum (
-    .terms({cfg_ip[31:16], cfg_ip[15:0], seg_cmd.remote_ip[31:16], seg_cmd.remote_ip[15:0],
-            16'(IP_PROTO_TCP), tcp_len, h.src_port, h.dst_port, h.seq[31:16], h.seq[15:0],
-            h.ack[31:16], h.ack[15:0], {h.doff, h.reserved, h.flags}, h.window}),
-    .sum(total));
-  tcp_hdr_t hc;
-  always_comb begin
-    hc = h;
-    hc.checksum = ~csum_fold(total + {16'd0, seg_sum});
+    h.checksum = ~csum_fold({16'd0, seg_hdr_sum} + {16'd0, seg_sum});
   end
   ip_tx_meta_t im;
   assign im = '{dst_ip: seg_cmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
 
+  // the segment leaves through a register slice (the header's checksum and the insert's
+  // funnel are not in front of IPv4 TX's next-hop choice)
+  logic [DATA_W-1:0] out_tdata;
+  logic [W-1:0] out_tkeep;
+  logic out_tvalid, out_tready, out_tlast;
+  logic [IP_TX_META_W:0] out_tuser;
   toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(TCP_HDR_BYTES)) u_insert (
     .clk, .rst,
     .s_axis_tdata(ins_tdata), .s_axis_tkeep(ins_tkeep),
     .s_axis_tvalid(ins_valid), .s_axis_tready(ins_ready), .s_axis_tlast(ins_last), .s_axis_tuser({im, 1'b0}),
-    .s_hdr(tcp_pack(hc)),
+    .s_hdr(tcp_pack(h)),
+    .m_axis_tdata(out_tdata), .m_axis_tkeep(out_tkeep), .m_axis_tvalid(out_tvalid), .m_axis_tready(out_tready),
+    .m_axis_tlast(out_tlast), .m_axis_tuser(out_tuser)
+  );
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1)) u_out_reg (
+    .clk, .rst,
+    .s_axis_tdata(out_tdata), .s_axis_tkeep(out_tkeep), .s_axis_tvalid(out_tvalid), .s_axis_tready(out_tready),
+    .s_axis_tlast(out_tlast), .s_axis_tuser(out_tuser),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
   always_ff @(posedge clk) begin
