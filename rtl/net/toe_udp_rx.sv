@@ -44,7 +44,7 @@ module toe_udp_rx
   output logic                  stat_in_overflows
 );
   localparam int unsigned W = DATA_W / 8;
-  localparam int unsigned TW = 64 + IP_RX_META_W + 2;   // {udp hdr, open, ip meta, bad}
+  localparam int unsigned TW = 32 + 64 + IP_RX_META_W + 2;   // {seed, udp hdr, open, ip meta, bad}
 
   // ---- listen table ----
   logic [15:0] query_port;
@@ -75,7 +75,17 @@ module toe_udp_rx
   wire len_error = uh.length < 16'd8 || uh.length > ipm.length;
   assign query_port = uh.dst_port;
 
-  // ---- trim to the UDP length, then checksum (pseudo-header + header as the seed) ----
+  // ---- the checksum's seed (pseudo-header + UDP header, checksum field included), summed
+  // beside the header and registered with the trim ----
+  ipv4_hdr_t iph;
+  assign iph = ipv4_unpack(ipm.raw_hdr);
+  logic [31:0] seed_in;
+  toe_sum_tree #(.N(10), .IN_W(16), .OUT_W(32)) u_seed (
+    .terms({iph.src_ip[31:16], iph.src_ip[15:0], iph.dst_ip[31:16], iph.dst_ip[15:0],
+            16'(IP_PROTO_UDP), uh.length, uh.src_port, uh.dst_port, uh.length, uh.checksum}),
+    .sum(seed_in));
+
+  // ---- trim to the UDP length, then checksum ----
   logic [DATA_W-1:0] tr_tdata;
   logic [W-1:0] tr_tkeep;
   logic tr_tvalid, tr_tready, tr_tlast;
@@ -84,7 +94,7 @@ module toe_udp_rx
     .clk, .rst,
     .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
     .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast),
-    .s_axis_tuser({hdr_bytes, is_open, ipm, pl_tuser[0] | len_error}),
+    .s_axis_tuser({seed_in, hdr_bytes, is_open, ipm, pl_tuser[0] | len_error}),
     .s_len(len_error ? 16'd0 : uh.length - 16'd8),
     .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
     .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
@@ -93,15 +103,11 @@ module toe_udp_rx
   udp_hdr_t th;
   ip_rx_meta_t tm;
   ipv4_hdr_t tiph;
-  assign th = udp_unpack(tr_tuser[TW-1 -: 64]);
+  logic [31:0] seed;
+  assign {seed, th} = {tr_tuser[TW-1 -: 32], udp_unpack(tr_tuser[TW-33 -: 64])};
   assign tm = tr_tuser[IP_RX_META_W:1];
   assign tiph = ipv4_unpack(tm.raw_hdr);
   wire t_open = tr_tuser[IP_RX_META_W+1];
-  logic [31:0] seed;   // pseudo-header + UDP header (checksum field included)
-  toe_sum_tree #(.N(10), .IN_W(16), .OUT_W(32)) u_seed (
-    .terms({tiph.src_ip[31:16], tiph.src_ip[15:0], tiph.dst_ip[31:16], tiph.dst_ip[15:0],
-            16'(IP_PROTO_UDP), th.length, th.src_port, th.dst_port, th.length, th.checksum}),
-    .sum(seed));
   logic [15:0] sum;
   wire t_take = tr_tvalid && tr_tready;
   toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
@@ -135,7 +141,7 @@ module toe_udp_rx
     stat_in_overflows <= drop_full;
     unreach_valid     <= closed_end && !bad && !tm.broadcast && tiph.ihl == 4'd5;
     unreach_ip_hdr    <= tm.raw_hdr;
-    unreach_l4_hdr    <= tr_tuser[TW-1 -: 64];
+    unreach_l4_hdr    <= tr_tuser[TW-33 -: 64];
     if (rst) begin
       {stat_in_datagrams, stat_in_errors, stat_no_ports, stat_in_overflows, unreach_valid} <= '0;
     end
