@@ -381,7 +381,7 @@ module toe_tcp_core
     sendq_room_reg <= cmd_count_next < 5'd4;
     if (rst) {rxw_room_reg, cmd_room_reg, arm_room_reg, sendq_room_reg} <= '0;
   end
-  wire sendq_room_post = cmd_count_reg < 5'd4;
+  wire sendq_room_post = cmd_count_reg < 5'd4;   // the same rule in the send step, beside its own command
   // The queues an event pushes at most one entry into, from its step (ST_PRE or ST_TAIL,
   // never in a cycle an event starts): room for one is what they hold (output register
   // included) below their depth, registered from the next cycle's count.
@@ -406,7 +406,7 @@ module toe_tcp_core
       {notif_count_reg, steer_count_reg, openrsp_count_reg, dbg_count_reg} <= '0;
       {notif_room_reg, steer_room_reg, openrsp_room_reg, dbg_room_reg} <= '0;
     end
-  end   // the same rule in the send step, beside its own command
+  end
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
