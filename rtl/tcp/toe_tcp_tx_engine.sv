@@ -60,6 +60,7 @@ module toe_tcp_tx_engine
   // remember the command ----
   logic pend_ready, pend_valid, pend_pop;
   tcp_tx_cmd_t pend;
+  logic [15:0] pend_hdr_sum;   // its header's share of the checksum
   wire header_only = s_cmd.length == '0 && s_cmd.mss == '0 && !s_cmd.flags[F_SYN] && !s_cmd.flags[F_FIN];
   wire needs_read = s_cmd.length != '0;
   logic hof_ready, hof_valid, hof_pop;
@@ -70,21 +71,22 @@ module toe_tcp_tx_engine
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
                       base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
                       offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(CMD_AHEAD)) u_pending (
-    .clk, .rst, .s_data(s_cmd), .s_valid(s_cmd_valid && s_cmd_ready && !header_only), .s_ready(pend_ready),
-    .commit(1'b0), .rewind(1'b0), .m_data(pend), .m_valid(pend_valid), .m_ready(pend_pop),
-    .uncommitted()
-  );
   // The checksum's share of the pseudo-header and the header fields, summed (and folded)
-  // when a command is queued: the output adds only the payload's.
+  // once when a command is queued (both queues keep it): the output adds only the payload's.
   function automatic logic [14*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
     logic [15:0] tcp_len = 16'(TCP_HDR_BYTES) + (c.mss != '0 ? 16'd4 : 16'd0) + c.length;
     return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP), tcp_len,
             c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
             {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
   endfunction
-  logic [31:0] cmd_terms_sum, pend_terms_sum;
+  logic [31:0] cmd_terms_sum;
   toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_cmd_hdr_sum (.terms(hdr_terms(s_cmd)), .sum(cmd_terms_sum));
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(CMD_AHEAD)) u_pending (
+    .clk, .rst, .s_data({s_cmd, csum_fold(cmd_terms_sum)}), .s_valid(s_cmd_valid && s_cmd_ready && !header_only),
+    .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0), .m_data({pend, pend_hdr_sum}), .m_valid(pend_valid),
+    .m_ready(pend_pop),
+    .uncommitted()
+  );
   toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(8)) u_header_only (
     .clk, .rst, .s_data({s_cmd, csum_fold(cmd_terms_sum)}), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
     .commit(1'b0), .rewind(1'b0), .m_data({hof_cmd, hof_hdr_sum}), .m_valid(hof_valid), .m_ready(hof_pop),
@@ -139,9 +141,8 @@ module toe_tcp_tx_engine
     .m_axis_tready(sf_tready), .m_axis_tlast(sf_tlast), .m_axis_tuser(),
     .drop_bad(), .drop_full()
   );
-  toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_pend_hdr_sum (.terms(hdr_terms(pend)), .sum(pend_terms_sum));
   toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(16)) u_hdr (
-    .clk, .rst, .s_data({pend, csum_fold(pend_terms_sum)}), .s_valid(pend_pop), .s_ready(hdr_ready),
+    .clk, .rst, .s_data({pend, pend_hdr_sum}), .s_valid(pend_pop), .s_ready(hdr_ready),
     .commit(1'b0), .rewind(1'b0), .m_data({hcmd, hcmd_hdr_sum}), .m_valid(hdr_valid), .m_ready(hdr_pop),
     .uncommitted()
   );
