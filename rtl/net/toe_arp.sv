@@ -82,9 +82,15 @@ module toe_arp
     .m_axis_tready(1'b1), .m_axis_tlast(pl_tlast), .m_axis_tuser(pl_tuser),
     .m_hdr(pkt_bytes), .short_frame
   );
+  // A whole, FCS-good packet is registered before it is judged: the packet of a frame that
+  // ends on its last ARP byte is combinational at the extractor's output.
   arp_pkt_t pkt;
-  assign pkt = arp_unpack(pkt_bytes);
-  wire pkt_end   = pl_tvalid && pl_tlast && !pl_tuser;   // a whole, FCS-good packet
+  logic pkt_end;
+  always_ff @(posedge clk) begin
+    pkt_end <= pl_tvalid && pl_tlast && !pl_tuser;
+    if (pl_tvalid && pl_tlast) pkt <= arp_unpack(pkt_bytes);
+    if (rst) pkt_end <= 1'b0;
+  end
   wire well_formed = pkt.htype == 16'd1 && pkt.ptype == ETHERTYPE_IPV4 && pkt.hlen == 8'd6 &&
                      pkt.plen == 8'd4 && (pkt.oper == 16'd1 || pkt.oper == 16'd2);
   wire for_us    = pkt.tpa == cfg_ip && cfg_ip != '0;

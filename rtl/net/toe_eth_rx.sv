@@ -6,7 +6,8 @@
 // consumers, whose frame FIFOs drop such frames; it is counted here once.
 // Counter pulses (one cycle each): frames seen, FCS errors, runts (< 14 bytes),
 // wrong destination MAC, unsupported EtherType.
-// Timing: combinational from input to output apart from the host path's header insert.
+// Timing: one register stage (the verdict is registered with the frame's first payload
+// beat), plus the host path's header insert.
 module toe_eth_rx
   import toe_pkg::*;
 #(
@@ -60,13 +61,31 @@ module toe_eth_rx
     .m_hdr(hdr), .short_frame
   );
 
+  // The frame's verdict is decided on the extractor's output and registered with the
+  // stream (the header rides on tuser): the header of a frame that ends on its last header
+  // beat is combinational there, and the demux's ready must not reach back into it.
   eth_hdr_t eth;
   assign eth = eth_unpack(hdr);
-  wire to_us     = eth.dst_mac == cfg_mac || eth.dst_mac == 48'hFFFF_FFFF_FFFF;
-  wire is_ip     = eth.ethertype == ETHERTYPE_IPV4;
-  wire is_arp    = eth.ethertype == ETHERTYPE_ARP;
-  wire type_drop = !is_ip && !is_arp && !HOST_EN;
-  wire [1:0] sel = is_ip ? 2'd0 : is_arp ? 2'd1 : 2'd2;
+  wire to_us_in  = eth.dst_mac == cfg_mac || eth.dst_mac == 48'hFFFF_FFFF_FFFF;
+  wire [1:0] sel_in = eth.ethertype == ETHERTYPE_IPV4 ? 2'd0 :
+                      eth.ethertype == ETHERTYPE_ARP  ? 2'd1 : 2'd2;
+
+  localparam int unsigned RU = HW + 4;   // {hdr, to_us, sel, bad}
+  logic [DATA_W-1:0] rg_tdata;
+  logic [DATA_W/8-1:0] rg_tkeep;
+  logic rg_tvalid, rg_tready, rg_tlast;
+  logic [RU-1:0] rg_tuser;
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(RU)) u_verdict_reg (
+    .clk, .rst,
+    .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
+    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({hdr, to_us_in, sel_in, pl_tuser}),
+    .m_axis_tdata(rg_tdata), .m_axis_tkeep(rg_tkeep), .m_axis_tvalid(rg_tvalid),
+    .m_axis_tready(rg_tready), .m_axis_tlast(rg_tlast), .m_axis_tuser(rg_tuser)
+  );
+  wire [HW-1:0] rg_hdr = rg_tuser[RU-1 -: HW];
+  wire to_us     = rg_tuser[3];
+  wire [1:0] sel = rg_tuser[2:1];
+  wire type_drop = sel == 2'd2 && !HOST_EN;
 
   logic [2:0] dm_tvalid, dm_tready;
   logic [DATA_W-1:0] dm_tdata;
@@ -76,8 +95,8 @@ module toe_eth_rx
 
   toe_axis_demux #(.N(3), .DATA_W(DATA_W), .USER_W(HW + 1)) u_demux (
     .clk, .rst,
-    .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
-    .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast), .s_axis_tuser({hdr, pl_tuser}),
+    .s_axis_tdata(rg_tdata), .s_axis_tkeep(rg_tkeep), .s_axis_tvalid(rg_tvalid),
+    .s_axis_tready(rg_tready), .s_axis_tlast(rg_tlast), .s_axis_tuser({rg_hdr, rg_tuser[0]}),
     .sel, .drop(!to_us || type_drop),
     .m_axis_tdata(dm_tdata), .m_axis_tkeep(dm_tkeep), .m_axis_tvalid(dm_tvalid),
     .m_axis_tready(dm_tready), .m_axis_tlast(dm_tlast), .m_axis_tuser(dm_tuser)
@@ -104,14 +123,14 @@ module toe_eth_rx
 
   // Per-frame decisions are counted on the first payload beat.
   logic first_reg;
-  wire pl_take = pl_tvalid && pl_tready;
+  wire rg_take = rg_tvalid && rg_tready;
   always_ff @(posedge clk) begin
     stat_frames     <= s_axis_tvalid && s_axis_tready && s_axis_tlast;
     stat_fcs_errors <= s_axis_tvalid && s_axis_tready && s_axis_tlast && s_axis_tuser;
     stat_runts      <= short_frame;
-    stat_dst_drops  <= pl_take && first_reg && !to_us;
-    stat_type_drops <= pl_take && first_reg && to_us && type_drop;
-    if (pl_take) first_reg <= pl_tlast;
+    stat_dst_drops  <= rg_take && first_reg && !to_us;
+    stat_type_drops <= rg_take && first_reg && to_us && type_drop;
+    if (rg_take) first_reg <= rg_tlast;
     if (rst) begin
       first_reg <= 1'b1;
       {stat_frames, stat_fcs_errors, stat_dst_drops, stat_type_drops} <= '0;
