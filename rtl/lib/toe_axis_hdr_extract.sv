@@ -7,6 +7,9 @@
 // its frame. A frame whose payload is empty leaves as one beat with tkeep = 0 and tlast.
 // A frame that ends before K bytes is consumed, not forwarded, and pulses `short_frame`.
 // tuser is forwarded; the last payload beat carries the tuser of the last input beat.
+// tkeep is contiguous from byte 0 (a packed stream, as a MAC gives), all ones but on last
+// beats. s_axis_tready depends on no tkeep: a frame that ends on its completing beat waits
+// for m_axis_tready even when it is short (and then consumed without output).
 // Timing: combinational data path (add a toe_axis_register where needed); full
 // throughput: the input never waits for a flush beat except when a one-beat frame (with
 // K <= DATA_W/8) follows a frame that ended with a flush.
@@ -38,6 +41,7 @@ module toe_axis_hdr_extract #(
   localparam int unsigned LW = $clog2(MAX_HDR_BYTES + 1);
   localparam int unsigned BW = $clog2(MAX_HDR_BYTES / W + 2);  // header beat index
   localparam int unsigned SW = $clog2(W + 1);                  // 1..W
+  localparam int unsigned IW = W > 1 ? $clog2(W) : 1;          // a byte lane
   initial if (W != (1 << $clog2(W)) || W % LEN_GRAN != 0)
     $fatal(0, "toe_axis_hdr_extract: DATA_W/8 must be a power of two and a multiple of LEN_GRAN (instance %m)");
 
@@ -56,14 +60,13 @@ module toe_axis_hdr_extract #(
   wire [LW-1:0]   k_m1     = k - 1'b1;
   wire [BW-1:0]   cb       = BW'(int'(k_m1) / W);              // completing beat index
   wire [SW-1:0]   s_now    = SW'(int'(k_m1) % W + 1);
-  logic [SW-1:0]  nbytes;
-  always_comb begin
-    nbytes = '0;
-    for (int i = 0; i < W; i++) nbytes += SW'(s_axis_tkeep[i]);
-  end
+  wire [IW-1:0]   s_last   = IW'(int'(k_m1) % W);           // its last header byte's lane
+  // The completing beat holds fewer than s_now bytes when byte s_now - 1 is not kept (tkeep
+  // is contiguous from byte 0), a bit select rather than a count of the beat's bytes.
   wire completes = beat_reg == cb;
-  wire is_short  = s_axis_tlast && (beat_reg < cb || (completes && nbytes < s_now));
-  wire emits     = completes && s_axis_tlast && !is_short;
+  wire ends_here = completes && s_axis_tlast;   // the frame ends on its completing beat
+  wire is_short  = s_axis_tlast && (beat_reg < cb || (completes && !s_axis_tkeep[s_last]));
+  wire emits     = ends_here && !is_short;
 
   always_comb begin
     hdr_next = first ? '0 : hdr_acc_reg;
@@ -104,14 +107,14 @@ module toe_axis_hdr_extract #(
       m_axis_tkeep  = funnel_keep('0, save_keep_reg, s_reg);
       m_axis_tlast  = 1'b1;
       m_axis_tuser  = save_user_reg;
-      s_axis_tready = m_axis_tready && !emits;   // take the next header beat alongside
+      s_axis_tready = m_axis_tready && !ends_here;   // take the next header beat alongside
     end else begin
       m_axis_tvalid = s_axis_tvalid && emits;
       m_axis_tdata  = funnel_data('0, s_axis_tdata, s_now);
       m_axis_tkeep  = funnel_keep('0, s_axis_tkeep, s_now);
       m_axis_tlast  = 1'b1;
       m_hdr         = hdr_next;
-      s_axis_tready = emits ? m_axis_tready : 1'b1;
+      s_axis_tready = ends_here ? m_axis_tready : 1'b1;   // (a short one waits too: no tkeep in the ready)
     end
   end
 

@@ -73,25 +73,28 @@ module toe_udp_tx
   );
   assign s_axis_tready = fifo_ready && side_ready;
 
+  // The pseudo-header's and header's share of the checksum is summed from the datagram's
+  // meta as it comes in and kept beside the payload's sum, so the output adds only the two.
+  wire [15:0] in_udp_len = meta.length + 16'd8;
+  logic [31:0] in_hdr_sum;
+  toe_sum_tree #(.N(9), .IN_W(16), .OUT_W(32)) u_hdr_sum (
+    .terms({cfg_ip[31:16], cfg_ip[15:0], meta.remote_ip[31:16], meta.remote_ip[15:0],
+            16'(IP_PROTO_UDP), in_udp_len, meta.local_port, meta.remote_port, in_udp_len}),
+    .sum(in_hdr_sum));
+
   udp_meta_t side_meta;
-  logic [15:0] side_sum;
+  logic [15:0] side_sum, side_hdr_sum;
   logic side_valid;
-  toe_fifo #(.WIDTH(UDP_META_W + 16), .DEPTH(DEPTH)) u_side (
+  toe_fifo #(.WIDTH(UDP_META_W + 32), .DEPTH(DEPTH)) u_side (
     .clk, .rst,
-    .s_data({meta, sum}), .s_valid(take && s_axis_tlast && !bad), .s_ready(side_ready),
+    .s_data({meta, sum, csum_fold(in_hdr_sum)}), .s_valid(take && s_axis_tlast && !bad), .s_ready(side_ready),
     .commit(1'b0), .rewind(1'b0),
-    .m_data({side_meta, side_sum}), .m_valid(side_valid),
+    .m_data({side_meta, side_sum, side_hdr_sum}), .m_valid(side_valid),
     .m_ready(f_tvalid && f_tready && f_tlast), .uncommitted()
   );
 
   wire [15:0] udp_len = side_meta.length + 16'd8;
-  logic [31:0] total;   // payload sum + pseudo-header + header
-  toe_sum_tree #(.N(10), .IN_W(16), .OUT_W(32)) u_total (
-    .terms({side_sum, cfg_ip[31:16], cfg_ip[15:0], side_meta.remote_ip[31:16],
-            side_meta.remote_ip[15:0], 16'(IP_PROTO_UDP), udp_len, side_meta.local_port,
-            side_meta.remote_port, udp_len}),
-    .sum(total));
-  wire [15:0] csum_raw = ~csum_fold(total);
+  wire [15:0] csum_raw = ~csum_fold({15'd0, {1'b0, side_sum} + {1'b0, side_hdr_sum}});
   wire [15:0] csum = csum_raw == 16'd0 ? 16'hFFFF : csum_raw;   // 0 means "none"
   udp_hdr_t uh;
   assign uh = '{src_port: side_meta.local_port, dst_port: side_meta.remote_port,

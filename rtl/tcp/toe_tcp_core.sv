@@ -1933,6 +1933,13 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG)
     assert (fast_waits_after == wants_window(fs))
       else $error("toe_tcp_core: session %0d fast path's wants_window differs", sid_reg);
+  // a reserved event starts as the one its source still offers: every source holds its
+  // output until taken (the engines' FIFOs; the app's requests by the AXI-Stream rule), so
+  // the session read at the start is the event's (an open's session comes later)
+  always @(posedge clk) if (!rst && start && pick_kind_reg != EV_OPEN)
+    assert (ev_sid[pick_kind_reg] == pick_sid_reg)
+      else $error("toe_tcp_core: reserved event of kind %0d for session %0d starts as session %0d",
+                  pick_kind_reg, pick_sid_reg, ev_sid[pick_kind_reg]);
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))

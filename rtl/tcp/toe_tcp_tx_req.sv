@@ -128,6 +128,12 @@ module toe_tcp_tx_req
   logic [31:0] avail;
   tcp_tx_rsp_t rsp;
   tcp_ring_job_t job;
+  // The core's wake rule on the record it writes, its compares side by side (not through
+  // the written fields): TX_WANT stays (not cleared by the core) and fits the TX ring's
+  // free space with SND.UNA as the core read it.
+  wire want_cleared = st_clear_want_reg && st_rec_reg.tx_want == st_want_seen_reg;
+  wire want_fits = st_rec_reg.tx_want != '0 &&
+                   32'(st_rec_reg.tx_want) <= RING - (st_rec_reg.tx_app - st_snd_una_reg);
   always_comb begin
     wr_en = st_valid_reg;
     wr_sid = st_sid_reg;
@@ -148,9 +154,8 @@ module toe_tcp_tx_req
       if (st_init_reg) begin
         wr_rec.tx_app = st_first_reg;
         wr_rec.tx_want = '0;
-      end else push_wake = !wr_rec.queued && ((st_rec_reg.sendable && !st_sendable_reg) ||
-                                              (st_sendable_reg && wr_rec.tx_want != '0 &&
-                                               32'(wr_rec.tx_want) <= RING - (wr_rec.tx_app - st_snd_una_reg)));
+      end else push_wake = !(st_rec_reg.queued && !st_woken_reg) &&
+                           ((st_rec_reg.sendable && !st_sendable_reg) || (st_sendable_reg && !want_cleared && want_fits));
     end else if (st_req && st_rec_reg.sendable) begin
       if (st_len_reg == '0 || 32'(st_len_reg) > avail) begin
         rsp.status = TX_NO_SPACE;
