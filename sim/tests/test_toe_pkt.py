@@ -137,7 +137,9 @@ def test_virtual_time_is_fast_and_deterministic():
     a = once()
     wall = time.time() - t0
     assert 59.9 < a[1] < 60.2, f"TIME-WAIT held {a[1]:.3f} s of virtual time"
-    assert wall < 10, f"60 s of TIME-WAIT took {wall:.1f} s of wall time"
+    # virtual time does not follow the wall clock: 60 s of it take a few seconds (half the
+    # bound leaves room for a loaded machine: 12.6 s beside two syntheses on 2 cores)
+    assert wall < 30, f"60 s of TIME-WAIT took {wall:.1f} s of wall time"
     assert once() == a, "the same script must give the same ISN, times and cycles"
 
 
