@@ -6,7 +6,9 @@
 // incrementally (RFC 1624); the payload is returned unchanged. Other ICMP types and echo
 // requests to broadcast addresses are dropped and counted (icmpInMsgs counts them all).
 // Output: IP payload stream with ip_tx_meta_t on tuser[IP_TX_META_W:1].
-// Timing: store-and-forward (the reply starts 2 cycles after the request's last beat).
+// Timing: never back-pressures (s_axis_tready is 1); store-and-forward, the checksum one
+// register stage beside the message (toe_axis_csum_stream): the reply starts 3 cycles
+// after the request's last beat.
 module toe_icmp_echo
   import toe_pkg::*;
 #(
@@ -50,12 +52,21 @@ module toe_icmp_echo
   logic keep_reg;                         // this frame goes into the FIFO
   wire keep_now = first_reg ? is_echo : keep_reg;
 
-  logic [15:0] sum;
-  toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
-    .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
-    .start(16'd0), .seed(32'd0), .sum, .sum_valid()
+  // the message beside its checksum (the FIFO takes every beat: it drops whole frames when
+  // full), so that the verdict rides on the last beat into the FIFO's commit
+  logic [DATA_W-1:0] c_tdata;
+  logic [W-1:0] c_tkeep;
+  logic c_tvalid, c_tlast, c_keep, c_bad_in;
+  logic [47:0] c_reply;   // {src ip, length}
+  logic [15:0] c_sum;
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(50), .LATENCY(1)) u_csum (
+    .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(take), .s_axis_tlast,
+    .s_axis_tuser({iph.src_ip, meta.length, keep_now, s_axis_tuser[0] || meta.length < 16'd8}),
+    .start(16'd0), .seed(32'd0),
+    .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
+    .m_axis_tlast(c_tlast), .m_axis_tuser({c_reply, c_keep, c_bad_in}), .m_sum(c_sum)
   );
-  wire bad = s_axis_tuser[0] || sum != 16'hFFFF || meta.length < 16'd8;
+  wire bad = c_bad_in || c_sum != 16'hFFFF;
 
   logic fifo_ready, drop_bad, drop_full;
   logic [DATA_W-1:0] f_tdata;
@@ -65,13 +76,17 @@ module toe_icmp_echo
   toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(49), .DEPTH(FIFO_BYTES / W), .FRAME(1'b1),
                   .DROP_WHEN_FULL(1'b1)) u_fifo (
     .clk, .rst,
-    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && keep_now),
-    .s_axis_tready(fifo_ready), .s_axis_tlast, .s_axis_tuser({iph.src_ip, meta.length, bad}),
+    .s_axis_tdata(c_tdata), .s_axis_tkeep(c_tkeep), .s_axis_tvalid(c_tvalid && c_keep),
+    .s_axis_tready(fifo_ready), .s_axis_tlast(c_tlast), .s_axis_tuser({c_reply, bad}),
     .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
     .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser),
     .drop_bad, .drop_full
   );
-  assign s_axis_tready = keep_now ? fifo_ready : 1'b1;
+  assign s_axis_tready = 1'b1;
+`ifndef SYNTHESIS
+  always @(posedge clk) if (!rst)
+    assert (fifo_ready) else $error("toe_icmp_echo: the FIFO held a beat back (instance %m)");
+`endif
 
   // Reply: type 8 -> 0 changes word 0 from 0x0800 to 0x0000, so the checksum grows by
   // 0x0800 (ones'-complement add, RFC 1624).

@@ -8,6 +8,8 @@
 // (udpInErrors); closed port (udpNoPorts: a port-unreachable request is raised for
 // good, unicast datagrams with a 20-byte IP header); FIFO full (udpInOverflows).
 // Listen table: UDP_PORTS entries, opened and closed through listen_req/listen_rsp.
+// Timing: the checksum has one register stage, with the datagram beside it
+// (toe_axis_csum_stream); the frame FIFO takes every beat (it drops whole datagrams).
 module toe_udp_rx
   import toe_pkg::*;
 #(
@@ -100,21 +102,31 @@ module toe_udp_rx
     .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
     .short_frame()
   );
+  logic [31:0] seed;
+  assign seed = tr_tuser[TW-1 -: 32];
+
+  // ---- the datagram beside its checksum (the FIFO takes every beat: it drops whole frames
+  // when full), so that the verdict rides on the last beat into the FIFO's commit ----
+  localparam int unsigned CW = TW - 32;   // {udp hdr, open, ip meta, bad}
+  logic [DATA_W-1:0] c_tdata;
+  logic [W-1:0] c_tkeep;
+  logic c_tvalid, c_tlast;
+  logic [CW-1:0] c_tuser;
+  logic [15:0] sum;
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(CW), .LATENCY(1)) u_csum (
+    .clk, .rst, .s_axis_tdata(tr_tdata), .s_axis_tkeep(tr_tkeep), .s_axis_tvalid(tr_tvalid),
+    .s_axis_tlast(tr_tlast), .s_axis_tuser(tr_tuser[CW-1:0]), .start(16'd0), .seed,
+    .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
+    .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser), .m_sum(sum)
+  );
   udp_hdr_t th;
   ip_rx_meta_t tm;
   ipv4_hdr_t tiph;
-  logic [31:0] seed;
-  assign {seed, th} = {tr_tuser[TW-1 -: 32], udp_unpack(tr_tuser[TW-33 -: 64])};
-  assign tm = tr_tuser[IP_RX_META_W:1];
+  assign th = udp_unpack(c_tuser[CW-1 -: 64]);
+  assign tm = c_tuser[IP_RX_META_W:1];
   assign tiph = ipv4_unpack(tm.raw_hdr);
-  wire t_open = tr_tuser[IP_RX_META_W+1];
-  logic [15:0] sum;
-  wire t_take = tr_tvalid && tr_tready;
-  toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
-    .clk, .rst, .tdata(tr_tdata), .tkeep(tr_tkeep), .beat(t_take), .tlast(tr_tlast),
-    .start(16'd0), .seed, .sum, .sum_valid()
-  );
-  wire bad = tr_tuser[0] || (th.checksum != 16'd0 && sum != 16'hFFFF);
+  wire t_open = c_tuser[IP_RX_META_W+1];
+  wire bad = c_tuser[0] || (th.checksum != 16'd0 && sum != 16'hFFFF);
 
   // ---- deliver open ports through the frame FIFO; consume the rest ----
   udp_meta_t am;
@@ -125,15 +137,19 @@ module toe_udp_rx
   toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(UDP_META_W + 1), .DEPTH(FIFO_BYTES / W),
                   .FRAME(1'b1), .DROP_WHEN_FULL(1'b1)) u_fifo (
     .clk, .rst,
-    .s_axis_tdata(tr_tdata), .s_axis_tkeep(tr_tkeep), .s_axis_tvalid(tr_tvalid && t_open),
-    .s_axis_tready(fifo_ready), .s_axis_tlast(tr_tlast), .s_axis_tuser({am, bad}),
+    .s_axis_tdata(c_tdata), .s_axis_tkeep(c_tkeep), .s_axis_tvalid(c_tvalid && t_open),
+    .s_axis_tready(fifo_ready), .s_axis_tlast(c_tlast), .s_axis_tuser({am, bad}),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast,
     .m_axis_tuser(f_tuser), .drop_bad, .drop_full
   );
   assign m_axis_tuser = f_tuser[UDP_META_W:1];
-  assign tr_tready = t_open ? fifo_ready : 1'b1;
+  assign tr_tready = 1'b1;
+`ifndef SYNTHESIS
+  always @(posedge clk) if (!rst)
+    assert (fifo_ready) else $error("toe_udp_rx: the FIFO held a beat back (instance %m)");
+`endif
 
-  wire closed_end = t_take && tr_tlast && !t_open;
+  wire closed_end = c_tvalid && c_tlast && !t_open;
   always_ff @(posedge clk) begin
     stat_in_datagrams <= m_axis_tvalid && m_axis_tready && m_axis_tlast;
     stat_in_errors    <= drop_bad || (closed_end && bad) || short_frame;
@@ -141,7 +157,7 @@ module toe_udp_rx
     stat_in_overflows <= drop_full;
     unreach_valid     <= closed_end && !bad && !tm.broadcast && tiph.ihl == 4'd5;
     unreach_ip_hdr    <= tm.raw_hdr;
-    unreach_l4_hdr    <= tr_tuser[TW-33 -: 64];
+    unreach_l4_hdr    <= c_tuser[CW-1 -: 64];
     if (rst) begin
       {stat_in_datagrams, stat_in_errors, stat_no_ports, stat_in_overflows, unreach_valid} <= '0;
     end

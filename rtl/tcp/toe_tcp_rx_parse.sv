@@ -11,9 +11,9 @@
 // are dropped and counted on stat_overflows. stat_in_segs counts every segment received.
 // Timing: registered output; a segment whose options take more than one step of the walk
 // waits two cycles per further step (toe_tcp_rx_options). The checksum is pipelined
-// (CSUM_LATENCY register stages: tcp_csum_latency, see toe_axis_csum) and the segment goes
-// through as many registers beside it, so that the verdict rides on its last beat into
-// the FIFO (which always takes a beat: it drops whole frames when full).
+// (tcp_csum_latency register stages) with the segment beside it (toe_axis_csum_stream),
+// so that the verdict rides on its last beat into the FIFO (which always takes a beat:
+// it drops whole frames when full).
 module toe_tcp_rx_parse
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -55,31 +55,22 @@ module toe_tcp_rx_parse
     .terms({iph.src_ip[31:16], iph.src_ip[15:0], iph.dst_ip[31:16], iph.dst_ip[15:0],
             16'(IP_PROTO_TCP), ipm.length}),
     .sum(seed));
-  localparam int unsigned CSUM_LATENCY = tcp_csum_latency(DATA_W);
-  logic [15:0] sum;
-  logic sum_valid;
   wire in_take = s_axis_tvalid && s_axis_tready;
-  toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
-    .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(in_take), .tlast(s_axis_tlast),
-    .start(16'd0), .seed, .sum, .sum_valid
+  // the segment beside its checksum, tcp_csum_latency cycles later (s_axis_tready is always 1:
+  // the FIFO drops whole frames when full, so no beat waits)
+  logic [DATA_W-1:0] cs_tdata;
+  logic [W-1:0] cs_tkeep;
+  logic cs_tvalid, cs_tlast;
+  logic [UW-1:0] cs_tuser;
+  logic [15:0] cs_sum;
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(UW), .LATENCY(tcp_csum_latency(DATA_W))) u_csum (
+    .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(in_take),
+    .s_axis_tlast, .s_axis_tuser({iph.src_ip, ipm.length, s_axis_tuser[0]}),
+    .start(16'd0), .seed,
+    .m_axis_tdata(cs_tdata), .m_axis_tkeep(cs_tkeep), .m_axis_tvalid(cs_tvalid),
+    .m_axis_tlast(cs_tlast), .m_axis_tuser(cs_tuser), .m_sum(cs_sum)
   );
-  // the segment, CSUM_LATENCY cycles later (s_axis_tready is always 1: no beat waits)
-  typedef struct packed {
-    logic valid, last; logic [DATA_W-1:0] data; logic [W-1:0] keep; logic [31:0] src_ip; logic [15:0] length;
-    logic bad;
-  } beat_t;
-  beat_t stage [CSUM_LATENCY + 1];
-  assign stage[0] = '{valid: s_axis_tvalid, last: s_axis_tlast, data: s_axis_tdata, keep: s_axis_tkeep,
-                      src_ip: iph.src_ip, length: ipm.length, bad: s_axis_tuser[0]};
-  for (genvar k = 0; k < CSUM_LATENCY; k++) begin : g_delay
-    always_ff @(posedge clk) begin
-      stage[k + 1] <= stage[k];
-      if (rst) stage[k + 1].valid <= 1'b0;
-    end
-  end
-  beat_t cs;   // the beat beside its checksum
-  assign cs = stage[CSUM_LATENCY];
-  wire cs_bad = cs.bad || sum != 16'hFFFF;
+  wire cs_bad = cs_tuser[0] || cs_sum != 16'hFFFF;
 
   logic [DATA_W-1:0] cf_tdata;
   logic [W-1:0] cf_tkeep;
@@ -88,20 +79,16 @@ module toe_tcp_rx_parse
   toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(UW), .DEPTH(FIFO_BYTES / W), .FRAME(1'b1),
                   .DROP_WHEN_FULL(1'b1)) u_csum_fifo (
     .clk, .rst,
-    .s_axis_tdata(cs.data), .s_axis_tkeep(cs.keep), .s_axis_tvalid(cs.valid), .s_axis_tready,
-    .s_axis_tlast(cs.last), .s_axis_tuser({cs.src_ip, cs.length, cs_bad}),
+    .s_axis_tdata(cs_tdata), .s_axis_tkeep(cs_tkeep), .s_axis_tvalid(cs_tvalid), .s_axis_tready,
+    .s_axis_tlast(cs_tlast), .s_axis_tuser({cs_tuser[UW-1:1], cs_bad}),
     .m_axis_tdata(cf_tdata), .m_axis_tkeep(cf_tkeep), .m_axis_tvalid(cf_tvalid),
     .m_axis_tready(cf_tready), .m_axis_tlast(cf_tlast), .m_axis_tuser(cf_tuser),
     .drop_bad, .drop_full
   );
 
 `ifndef SYNTHESIS
-  // the checksum of a segment comes with its last beat at the FIFO (and at no other time)
-  always @(posedge clk) if (!rst) begin
-    assert (sum_valid == (cs.valid && cs.last))
-      else $error("toe_tcp_rx_parse: checksum out of step with its segment (instance %m)");
+  always @(posedge clk) if (!rst)
     assert (s_axis_tready) else $error("toe_tcp_rx_parse: the checksum FIFO held a beat back (instance %m)");
-  end
 `endif
 
   // ---- first 16 header bytes (ports, sequence numbers, data offset, flags, window) ----

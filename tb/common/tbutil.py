@@ -228,6 +228,20 @@ def random_bytes(rng, n):
     return bytes(rng.getrandbits(8) for _ in range(n))
 
 
+def inet_sum(data, start=0, seed=0):
+    """RFC 1071: the folded ones'-complement sum (not complemented) of `data`'s big-endian
+    16-bit words from byte `start` on (bytes before it count as zero), plus `seed`."""
+    s = seed
+    b = bytes(len(data[:start])) + data[start:]
+    if len(b) % 2:
+        b += b"\0"
+    for i in range(0, len(b), 2):
+        s += (b[i] << 8) | b[i + 1]
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+
 # The traffic modes every stream test runs in: (source idle probability, sink back-pressure).
 MODES = [(0.0, 0.0), (0.3, 0.0), (0.0, 0.5), (0.4, 0.4)]
 

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// toe_axis_csum_stream: a stream and its Internet checksum, pipelined together. The frames
+// of a stream that is never back-pressured (its receiver always takes a beat, e.g. a
+// frame FIFO with DROP_WHEN_FULL) go through LATENCY registers beside toe_axis_csum, so
+// each frame's last beat comes out with the frame's folded sum on `m_sum` (the verdict
+// rides on that beat, into the FIFO's commit). `start` and `seed` are sampled with a
+// frame's first beat, as in toe_axis_csum; tuser goes along with every beat.
+// Used where a checksum decides a frame's fate: TCP RX parser, UDP RX, ICMP echo.
+// Timing: m_* is s_* LATENCY cycles later (no back-pressure, so no ready); `m_sum` is
+// valid with the last beat only. LATENCY 0 is a wire (the sum combinational on the last
+// beat); each stage cuts the sum's path as toe_axis_csum says.
+module toe_axis_csum_stream #(
+  parameter int unsigned DATA_W  = 64,   // tdata width, multiple of 16
+  parameter int unsigned USER_W  = 1,
+  parameter int unsigned LATENCY = 1     // 0, 1 or 2 (toe_axis_csum)
+) (
+  input  logic                clk,
+  input  logic                rst,
+  input  logic [DATA_W-1:0]   s_axis_tdata,
+  input  logic [DATA_W/8-1:0] s_axis_tkeep,
+  input  logic                s_axis_tvalid,   // taken every cycle it is set
+  input  logic                s_axis_tlast,
+  input  logic [USER_W-1:0]   s_axis_tuser,
+  input  logic [15:0]         start,           // first byte summed (first beat)
+  input  logic [31:0]         seed,            // added to the sum (first beat)
+  output logic [DATA_W-1:0]   m_axis_tdata,
+  output logic [DATA_W/8-1:0] m_axis_tkeep,
+  output logic                m_axis_tvalid,
+  output logic                m_axis_tlast,
+  output logic [USER_W-1:0]   m_axis_tuser,
+  output logic [15:0]         m_sum            // with the last beat
+);
+  logic sum_valid;
+  toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(LATENCY)) u_csum (
+    .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(s_axis_tvalid),
+    .tlast(s_axis_tlast), .start, .seed, .sum(m_sum), .sum_valid
+  );
+
+  typedef struct packed {
+    logic valid, last; logic [DATA_W-1:0] data; logic [DATA_W/8-1:0] keep; logic [USER_W-1:0] user;
+  } beat_t;
+  beat_t stage [LATENCY + 1];
+  assign stage[0] = '{valid: s_axis_tvalid, last: s_axis_tlast, data: s_axis_tdata,
+                      keep: s_axis_tkeep, user: s_axis_tuser};
+  for (genvar k = 0; k < LATENCY; k++) begin : g_delay
+    always_ff @(posedge clk) begin
+      stage[k + 1] <= stage[k];
+      if (rst) stage[k + 1].valid <= 1'b0;
+    end
+  end
+  assign {m_axis_tvalid, m_axis_tlast, m_axis_tdata, m_axis_tkeep, m_axis_tuser} = stage[LATENCY];
+
+`ifndef SYNTHESIS
+  // the sum comes out with a frame's last beat, and at no other time
+  always @(posedge clk) if (!rst)
+    assert (sum_valid == (m_axis_tvalid && m_axis_tlast))
+      else $error("toe_axis_csum_stream: checksum out of step with its frame (instance %m)");
+`endif
+endmodule
