@@ -128,17 +128,13 @@ package toe_pkg;
     return t[15:0] + {15'd0, t[16]};
   endfunction
 
-  // Sum of the 16-bit big-endian words of a 20-byte header held in stream byte order.
-  function automatic logic [31:0] sum20(input logic [159:0] b);
-    logic [31:0] s = '0;
-    for (int w = 0; w < 10; w++) s += {16'd0, b[16*w +: 8], b[16*w+8 +: 8]};
-    return s;
-  endfunction
-
-  function automatic logic [15:0] ipv4_hdr_checksum(input ipv4_hdr_t h);
-    ipv4_hdr_t z = h;
-    z.checksum = '0;
-    return ~csum_fold(sum20(ipv4_pack(z)));
+  // Register stages (toe_axis_csum LATENCY) of a checksum over a stream whose verdict
+  // decides a frame (TCP RX parser, UDP RX, ICMP echo) or fills a header (TCP TX engine):
+  // two above 128 bits, where a tree of 16 or 32 words and the fold do not fit a cycle
+  // beside the rest; one at 64 bits (the beat's sum registered: without it the sum, the
+  // fold and a frame FIFO's commit made one 15-16 LUT path).
+  function automatic int unsigned csum_latency(input int unsigned data_w);
+    return data_w > 128 ? 2 : 1;
   endfunction
 
 endpackage

@@ -6,9 +6,9 @@
 // incrementally (RFC 1624); the payload is returned unchanged. Other ICMP types and echo
 // requests to broadcast addresses are dropped and counted (icmpInMsgs counts them all).
 // Output: IP payload stream with ip_tx_meta_t on tuser[IP_TX_META_W:1].
-// Timing: never back-pressures (s_axis_tready is 1); store-and-forward, the checksum one
-// register stage beside the message (toe_axis_csum_stream): the reply starts 3 cycles
-// after the request's last beat.
+// Timing: never back-pressures (s_axis_tready is 1); store-and-forward, the checksum's
+// csum_latency register stages beside the message (toe_axis_csum_stream): the reply
+// starts 2 + csum_latency(DATA_W) cycles after the request's last beat.
 module toe_icmp_echo
   import toe_pkg::*;
 #(
@@ -59,7 +59,7 @@ module toe_icmp_echo
   logic c_tvalid, c_tlast, c_keep, c_bad_in;
   logic [47:0] c_reply;   // {src ip, length}
   logic [15:0] c_sum;
-  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(50), .LATENCY(1)) u_csum (
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(50), .LATENCY(csum_latency(DATA_W))) u_csum (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(take), .s_axis_tlast,
     .s_axis_tuser({iph.src_ip, meta.length, keep_now, s_axis_tuser[0] || meta.length < 16'd8}),
     .start(16'd0), .seed(32'd0),

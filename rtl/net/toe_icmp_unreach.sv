@@ -7,7 +7,8 @@
 // `cfg_interval_us` microseconds; requests meanwhile (and a requester that lost the cycle)
 // are dropped and counted, at most one count per cycle. No message for a datagram whose
 // source is not a unicast host (0.0.0.0, 127/8, 224/4 and up; RFC 1122 3.2.2).
-// Output: IP payload (36 bytes) with ip_tx_meta_t on tuser[IP_TX_META_W:1].
+// Output: IP payload (36 bytes) with ip_tx_meta_t on tuser[IP_TX_META_W:1], offered two
+// cycles after the request (the checksum is registered).
 module toe_icmp_unreach
   import toe_pkg::*;
 #(
@@ -47,8 +48,10 @@ module toe_icmp_unreach
   end
   logic [31:0] s;
   toe_sum_tree #(.N(15), .IN_W(16), .OUT_W(32)) u_sum (.terms(words), .sum(s));
-  wire [15:0] csum = ~csum_fold(s);
-  wire [63:0] icmp_hdr = {32'd0, csum[7:0], csum[15:8], code_reg, 8'd3};   // stream byte order
+  // the checksum is registered: a message goes out the cycle after it is summed
+  logic [15:0] csum_reg;
+  logic summed_reg;   // csum_reg holds the sum of the message in quote_reg
+  wire [63:0] icmp_hdr = {32'd0, csum_reg[7:0], csum_reg[15:8], code_reg, 8'd3};   // stream byte order
 
   // The winning requester, and whether its datagram came from a unicast host.
   logic pick_valid;
@@ -70,18 +73,21 @@ module toe_icmp_unreach
   assign meta = '{dst_ip: dst_ip, protocol: IP_PROTO_ICMP, length: 16'(MSG_BYTES)};
   toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(MSG_BYTES)) u_tx (
     .clk, .rst,
-    .s_axis_tdata('0), .s_axis_tkeep('0), .s_axis_tvalid(busy_reg), .s_axis_tready(ins_ready),
+    .s_axis_tdata('0), .s_axis_tkeep('0), .s_axis_tvalid(busy_reg && summed_reg), .s_axis_tready(ins_ready),
     .s_axis_tlast(1'b1), .s_axis_tuser({meta, 1'b0}), .s_hdr({quote_reg, icmp_hdr}),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
 
   wire allowed = !busy_reg && since_us_reg >= cfg_interval_us;
   wire take = pick_valid && unicast_src && allowed;
+  wire sent = busy_reg && summed_reg && ins_ready;
   always_ff @(posedge clk) begin
-    stat_out_dest_unreachs <= busy_reg && ins_ready;
+    stat_out_dest_unreachs <= sent;
+    csum_reg <= ~csum_fold(s);
+    summed_reg <= busy_reg && !sent;
     stat_rate_limited <= (pick_valid && unicast_src && !allowed) || (req_valid & ~(N_REQ'(1) << pick)) != '0;
     if (tick_us && since_us_reg != 16'hFFFF) since_us_reg <= since_us_reg + 1'b1;
-    if (busy_reg && ins_ready) busy_reg <= 1'b0;
+    if (sent) busy_reg <= 1'b0;
     if (take) begin
       busy_reg <= 1'b1;
       quote_reg <= {req_l4_hdr[pick], req_ip_hdr[pick]};
@@ -90,6 +96,7 @@ module toe_icmp_unreach
     end
     if (rst) begin
       busy_reg <= 1'b0;
+      summed_reg <= 1'b0;
       since_us_reg <= 16'hFFFF;
       stat_out_dest_unreachs <= 1'b0;
       stat_rate_limited <= 1'b0;

@@ -8,7 +8,8 @@
 // Timing: two register slices (skid buffers: they also cut the ready chain from the MAC
 // back into the IP sources): the next hop's address is chosen on the input beat and
 // registered with it; the ARP cache is looked up from that register and its answer
-// registered with the beat in the second; the header starts from there. Frames leave back
+// registered with the beat in the second, beside the header's checksum summed but for the
+// ID; the header starts from there. Frames leave back
 // to back; the input waits while the 34 header bytes go out. A frame whose first beat was
 // in the slices while its next hop was resolved is dropped as unresolved (the sender
 // retransmits), as one that came a few cycles earlier would have been.
@@ -79,16 +80,26 @@ module toe_ip_tx
   assign arp_lookup_ip = nh.ip;
   assign a_hop = '{resolved: nh.bcast || arp_lookup_hit, bcast: nh.bcast, mac: arp_lookup_mac, ip: nh.ip};
 
+  // ---- the IPv4 header's checksum, summed here but for the ID (known only as the frame
+  // leaves): the insert adds the ID and folds ----
+  ip_tx_meta_t a_meta;
+  assign a_meta = a_tuser[IP_TX_META_W:1];
+  logic [31:0] a_hsum, hsum;
+  toe_sum_tree #(.N(7), .IN_W(16), .OUT_W(32)) u_hsum (
+    .terms({16'h4500, a_meta.length + 16'd20, {8'd64, a_meta.protocol}, cfg_ip[31:16], cfg_ip[15:0],
+            a_meta.dst_ip[31:16], a_meta.dst_ip[15:0]}),
+    .sum(a_hsum));
+
   logic [DATA_W-1:0] r_tdata;
   logic [DATA_W/8-1:0] r_tkeep;
   logic r_tvalid, r_tready, r_tlast;
   logic [IP_TX_META_W:0] r_tuser;
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(hop_t) + IP_TX_META_W + 1)) u_hop_reg (
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W($bits(hop_t) + 32 + IP_TX_META_W + 1)) u_hop_reg (
     .clk, .rst,
     .s_axis_tdata(a_tdata), .s_axis_tkeep(a_tkeep), .s_axis_tvalid(a_tvalid), .s_axis_tready(a_tready),
-    .s_axis_tlast(a_tlast), .s_axis_tuser({a_hop, a_tuser}),
+    .s_axis_tlast(a_tlast), .s_axis_tuser({a_hop, a_hsum, a_tuser}),
     .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid), .m_axis_tready(r_tready),
-    .m_axis_tlast(r_tlast), .m_axis_tuser({hop, r_tuser})
+    .m_axis_tlast(r_tlast), .m_axis_tuser({hop, hsum, r_tuser})
   );
 
   // ---- the frame with its headers ----
@@ -106,8 +117,7 @@ module toe_ip_tx
   always_comb begin
     iph = '{version: 4'd4, ihl: 4'd5, tos: 8'd0, total_len: meta.length + 16'd20,
             id: id_reg, flags: 3'b000, frag_off: 13'd0, ttl: 8'd64, protocol: meta.protocol,
-            checksum: 16'd0, src_ip: cfg_ip, dst_ip: meta.dst_ip};
-    iph.checksum = ipv4_hdr_checksum(iph);
+            checksum: ~csum_fold(hsum + 32'(id_reg)), src_ip: cfg_ip, dst_ip: meta.dst_ip};
   end
   eth_hdr_t eh;
   assign eh = '{dst_mac: dst_mac, src_mac: cfg_mac, ethertype: ETHERTYPE_IPV4};

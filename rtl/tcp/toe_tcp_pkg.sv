@@ -184,14 +184,6 @@ package toe_tcp_pkg;
     return mem_base + 48'({session, tx}) * 48'(ring_bytes);
   endfunction
 
-  // Register stages of the TCP checksums (toe_axis_csum LATENCY) in the RX parser and the
-  // TX engine: two above 128 bits, where a tree of 16 or 32 words and the fold do not fit
-  // a cycle beside the rest; one at 64 bits (the beat's sum registered: without it the
-  // sum, the fold and the RX parser's frame drop made one 16-LUT path).
-  function automatic int unsigned tcp_csum_latency(input int unsigned data_w);
-    return data_w > 128 ? 2 : 1;
-  endfunction
-
   // Ring bursts: full-width INCR bursts that never cross a BURST_BYTES boundary (4 KB, or
   // 256 beats when that is less), so never a 4 KB page nor the end of a ring (rings are
   // >= 4 KB, powers of two). Beats of the next burst from ring word `word`, `left` to go.

@@ -11,7 +11,7 @@
 // are dropped and counted on stat_overflows. stat_in_segs counts every segment received.
 // Timing: registered output; a segment whose options take more than one step of the walk
 // waits two cycles per further step (toe_tcp_rx_options). The checksum is pipelined
-// (tcp_csum_latency register stages) with the segment beside it (toe_axis_csum_stream),
+// (csum_latency register stages) with the segment beside it (toe_axis_csum_stream),
 // so that the verdict rides on its last beat into the FIFO (which always takes a beat:
 // it drops whole frames when full).
 module toe_tcp_rx_parse
@@ -56,14 +56,14 @@ module toe_tcp_rx_parse
             16'(IP_PROTO_TCP), ipm.length}),
     .sum(seed));
   wire in_take = s_axis_tvalid && s_axis_tready;
-  // the segment beside its checksum, tcp_csum_latency cycles later (s_axis_tready is always 1:
+  // the segment beside its checksum, csum_latency cycles later (s_axis_tready is always 1:
   // the FIFO drops whole frames when full, so no beat waits)
   logic [DATA_W-1:0] cs_tdata;
   logic [W-1:0] cs_tkeep;
   logic cs_tvalid, cs_tlast;
   logic [UW-1:0] cs_tuser;
   logic [15:0] cs_sum;
-  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(UW), .LATENCY(tcp_csum_latency(DATA_W))) u_csum (
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(UW), .LATENCY(csum_latency(DATA_W))) u_csum (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(in_take),
     .s_axis_tlast, .s_axis_tuser({iph.src_ip, ipm.length, s_axis_tuser[0]}),
     .start(16'd0), .seed,

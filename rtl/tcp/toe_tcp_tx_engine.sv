@@ -16,7 +16,7 @@
 // data. Data, SYN and FIN segments leave in command order, and so do header-only ones.
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
-// The payload checksum is pipelined (CSUM_LATENCY stages: tcp_csum_latency, see
+// The payload checksum is pipelined (CSUM_LATENCY stages: csum_latency, see
 // toe_axis_csum): each segment's sum joins its command in the header queue's order. The
 // header's share of the checksum is summed when a command is queued; the segment leaves
 // through a register slice.
@@ -115,7 +115,7 @@ module toe_tcp_tx_engine
   wire pl_take = pl_tvalid && pl_tready;
   assign pend_pop = pl_take && pl_tlast;
 
-  localparam int unsigned CSUM_LATENCY = tcp_csum_latency(DATA_W);
+  localparam int unsigned CSUM_LATENCY = csum_latency(DATA_W);
   logic [15:0] pl_sum;
   logic pl_sum_valid;
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
