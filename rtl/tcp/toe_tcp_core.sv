@@ -275,32 +275,6 @@ module toe_tcp_core
     wr_sess_reg <= wr_sess;
   end
 
-  // ---------------- the tuple check, at the start ----------------
-  // A segment's session as the lookup found it may have been released or reused since: it
-  // is the segment's only if the record holds the segment's tuple (or was just made). Each
-  // record's tuple is kept apart as well (tuple_mem, written with the record), read for
-  // the reserved event's session (pick_sid_reg, or grant_sid as it is reserved) and
-  // compared with the segment in the cycle the event starts, as the record is at that
-  // time (a write in that cycle or the one before is forwarded): ST_PRE starts from the
-  // verdict (found_reg), not from the compare behind the record's read.
-  typedef struct packed {logic [31:0] remote_ip; logic [15:0] remote_port, local_port;} tuple_t;
-  function automatic tuple_t tuple_of(input sess_t x);
-    return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port};
-  endfunction
-  tuple_t tuple_mem [MAX_SESSIONS];
-  tuple_t tuple_ram_reg, tuple_wr_reg, tuple_now;
-  logic tuple_fwd_reg;
-  logic [SW-1:0] tuple_rd_addr;
-  always_ff @(posedge clk) begin
-    if (wr_en) tuple_mem[wr_addr] <= tuple_of(wr_sess);
-    tuple_ram_reg <= tuple_mem[tuple_rd_addr];
-    tuple_wr_reg <= tuple_of(wr_sess);
-    tuple_fwd_reg <= wr_en && wr_addr == tuple_rd_addr;
-  end
-  assign tuple_now = wr_en && wr_addr == pick_sid_reg ? tuple_of(wr_sess) : tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg;
-  wire seg_tuple_ok = s_seg.is_new || tuple_now == '{remote_ip: s_seg.seg.remote_ip,
-                                                      remote_port: s_seg.seg.remote_port, local_port: s_seg.seg.local_port};
-
   // ---------------- output queues ----------------
   logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room_reg; a session is in the send queue once)
   logic q_cmd_ready, q_notif_ready, q_steer_ready, q_openrsp_ready, q_dbg_ready;   // never low when pushed (the room flags)
@@ -512,7 +486,6 @@ module toe_tcp_core
   logic [N_EV-1:0] pick_grant_reg;
   event_e pick_kind_reg;
   logic [SW-1:0] pick_sid_reg;
-  assign tuple_rd_addr = pick_valid_reg ? pick_sid_reg : grant_sid;
   wire pick_ready = (pick_grant_reg & ev_valid) != '0;
   wire pick_busy = pick_kind_reg != EV_OPEN && (size_valid_reg || send_valid_reg) && pick_sid_reg == post_sid_reg;
   // An event picked during the size step takes the slow path (slow_only_reg): a fast step
@@ -532,6 +505,32 @@ module toe_tcp_core
       rr_after_reg <= ~N_EV'(1);
     end
   end
+
+  // ---------------- the tuple check, at the start ----------------
+  // A segment's session as the lookup found it may have been released or reused since: it
+  // is the segment's only if the record holds the segment's tuple (or was just made). Each
+  // record's tuple is kept apart as well (tuple_mem, written with the record), read for
+  // the reserved event's session (pick_sid_reg, or grant_sid as it is reserved) and
+  // compared with the segment in the cycle the event starts, as the record is at that
+  // time (a write in that cycle or the one before is forwarded): ST_PRE starts from the
+  // verdict (found_reg), not from the compare behind the record's read.
+  typedef struct packed {logic [31:0] remote_ip; logic [15:0] remote_port, local_port;} tuple_t;
+  function automatic tuple_t tuple_of(input sess_t x);
+    return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port};
+  endfunction
+  tuple_t tuple_mem [MAX_SESSIONS];
+  tuple_t tuple_ram_reg, tuple_wr_reg, tuple_now;
+  logic tuple_fwd_reg;
+  wire [SW-1:0] tuple_rd_addr = pick_valid_reg ? pick_sid_reg : grant_sid;
+  always_ff @(posedge clk) begin
+    if (wr_en) tuple_mem[wr_addr] <= tuple_of(wr_sess);
+    tuple_ram_reg <= tuple_mem[tuple_rd_addr];
+    tuple_wr_reg <= tuple_of(wr_sess);
+    tuple_fwd_reg <= wr_en && wr_addr == tuple_rd_addr;
+  end
+  assign tuple_now = wr_en && wr_addr == pick_sid_reg ? tuple_of(wr_sess) : tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg;
+  wire seg_tuple_ok = s_seg.is_new || tuple_now == tuple_t'{remote_ip: s_seg.seg.remote_ip,
+                                                      remote_port: s_seg.seg.remote_port, local_port: s_seg.seg.local_port};
 
   assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
   assign s_txw_done_ready  = start && pick_grant_reg[EV_TXW_DONE];
@@ -1970,7 +1969,7 @@ module toe_tcp_core
   always @(posedge clk) if (start) lookup_found_reg <= s_seg.found;
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG && !new_reg)
     assert (found_reg == (lookup_found_reg && tuple_of(rd_sess) ==
-                          '{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
+                          tuple_t'{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
       else $error("toe_tcp_core: session %0d tuple check at the start differs from the record", sid_reg);
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
