@@ -242,6 +242,26 @@ def inet_sum(data, start=0, seed=0):
     return s
 
 
+def csum_frame_beats(rng, w, frames):
+    """Random frames for the checksum blocks' tests, cycle by cycle: lengths 1-1599 bytes in
+    beats of `w` bytes, random start offsets (< 80) and seeds on each frame's first beat
+    (noise on its other beats, which must be ignored), idle cycles between beats (None).
+    A frame's last beat carries the frame's RFC 1071 sum ("sum")."""
+    for _ in range(frames):
+        frame = random_bytes(rng, rng.randrange(1, 1600))
+        start = rng.randrange(0, min(len(frame), 80))
+        seed = rng.getrandbits(rng.choice([16, 20, 31]))
+        chunks = [frame[i:i + w] for i in range(0, len(frame), w)]
+        for i, c in enumerate(chunks):
+            while rng.random() < 0.2:
+                yield None
+            last = i == len(chunks) - 1
+            yield {"data": int.from_bytes(c.ljust(w, b"\0"), "little"), "keep": (1 << len(c)) - 1,
+                   "last": int(last), "start": start if i == 0 else rng.getrandbits(16),
+                   "seed": seed if i == 0 else rng.getrandbits(32),
+                   "sum": inet_sum(frame, start, seed) if last else None}
+
+
 # The traffic modes every stream test runs in: (source idle probability, sink back-pressure).
 MODES = [(0.0, 0.0), (0.3, 0.0), (0.0, 0.5), (0.4, 0.4)]
 

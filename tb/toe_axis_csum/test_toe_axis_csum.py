@@ -9,7 +9,7 @@ import cocotb
 import pytest
 from cocotb.triggers import FallingEdge, ReadOnly
 
-from tbutil import TB, inet_sum, random_bytes
+from tbutil import TB, csum_frame_beats
 import runner
 
 
@@ -35,27 +35,19 @@ async def sums(dut):
                 seen.append(now[0])
     cocotb.start_soon(watch())
     frames = 300
-    for _ in range(frames):
-        data = random_bytes(rng, rng.randrange(1, 1600))
-        start = rng.randrange(0, min(len(data), 80))
-        seed = rng.getrandbits(rng.choice([16, 20, 31]))
-        chunks = [data[i:i + w] for i in range(0, len(data), w)]
-        for i, c in enumerate(chunks):
-            while rng.random() < 0.2:
-                dut.beat.value = 0
-                await FallingEdge(tb.clk)
-                now[0] += 1
-            dut.tdata.value = int.from_bytes(c.ljust(w, b"\0"), "little")
-            dut.tkeep.value = (1 << len(c)) - 1
-            dut.tlast.value = int(i == len(chunks) - 1)
-            dut.start.value = start if i == 0 else rng.getrandbits(16)   # sampled on beat 0 only
-            dut.seed.value = seed if i == 0 else rng.getrandbits(32)
-            dut.beat.value = 1
-            if i == len(chunks) - 1:
-                expected[now[0] + latency] = inet_sum(data, start, seed)
-            await FallingEdge(tb.clk)
-            now[0] += 1
-        dut.beat.value = 0
+    for beat in csum_frame_beats(rng, w, frames):
+        dut.beat.value = int(beat is not None)
+        if beat is not None:
+            dut.tdata.value = beat["data"]
+            dut.tkeep.value = beat["keep"]
+            dut.tlast.value = beat["last"]
+            dut.start.value = beat["start"]
+            dut.seed.value = beat["seed"]
+            if beat["last"]:
+                expected[now[0] + latency] = beat["sum"]
+        await FallingEdge(tb.clk)
+        now[0] += 1
+    dut.beat.value = 0
     for _ in range(latency + 2):
         await FallingEdge(tb.clk)
         now[0] += 1
