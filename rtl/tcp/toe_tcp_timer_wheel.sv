@@ -18,7 +18,7 @@
 // Moving a deadline later (an RTO restarted by an ACK: the common case) only rewrites it
 // (the old slot comes first, and files the session again); moving it earlier or disarming
 // unlinks and refiles. After a jump of the clock (virtual time in the test harness) the
-// cursor skips whole turns and visits every slot once.
+// cursor skips whole turns and visits every slot once, in order.
 // Timing: an arm takes 3 cycles (later deadline) to 8; a run of empty slots up to the end
 // of its group of 32 takes 2 cycles (the run is looked up in one, skipped in the next), a
 // slot with sessions 3, a session
@@ -122,7 +122,7 @@ module toe_tcp_timer_wheel #(
   localparam int unsigned GW = SLOTS >= 32 ? 32 : SLOTS;
   localparam int unsigned GB = $clog2(GW);
   logic [SLOTS-1:0] occ_reg;
-  wire far_behind = TW'(now_tick - cursor_reg) > TW'(SLOTS);
+  wire far_behind = TW'(now_tick - cursor_reg) > TW'(2 * SLOTS);
   wire [GW-1:0] group_occ = occ_reg[{cur_slot[KW-1:GB], {GB{1'b0}}} +: GW];
   // the group's occupied slots at or after the cursor's, and the first of them (one-hot,
   // by the lowest-set-bit identity x & -x: a carry chain, not a priority chain of GW)
@@ -176,8 +176,13 @@ module toe_tcp_timer_wheel #(
           cursor_reg <= cursor_reg + skip_by;
         end else if (start_visit) begin
           arm_turn_reg <= 1'b1;
-          // a jump of the clock by more than a turn: every slot still gets one visit
-          if (far_behind) cursor_reg <= now_tick - TW'(SLOTS);
+          // more than two turns behind (a jump of the clock, or a clock faster than the
+          // sweep): whole turns are skipped, so the cursor keeps its slot and lags by
+          // one to two turns; every slot gets its visit, in order, before the cursor
+          // reaches the clock. (Restarting the sweep at the clock's slot instead skipped
+          // the slots the sweep had not reached, and a clock that kept outrunning the
+          // sweep kept skipping them: fires up to 200 ms late in the wall-clock harness.)
+          if (far_behind) cursor_reg <= cursor_reg + ((lag - TW'(SLOTS) - 1'b1) & ~TW'(SLOTS - 1));
           else state_reg <= ST_VISIT_READ;
         end
       end
