@@ -287,6 +287,7 @@ module toe_tcp_core
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic [SW-1:0] post_sid_reg; // the session in the post stage
   logic post_valid_reg, post_write_reg;   // the finish holds an event / writes its record
+  sess_t sent_sess, sent_sess_reg;        // the record the send step made (the finish's input)
   logic size_valid_reg;                    // the size step holds a slow event (the send step follows)
   logic send_valid_reg;                    // the send step holds a slow event (the finish follows)
   logic ev_writes_reg;                     // the event in the send step or the finish writes its record
@@ -519,7 +520,7 @@ module toe_tcp_core
     return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port};
   endfunction
   tuple_t tuple_mem [MAX_SESSIONS];
-  tuple_t tuple_ram_reg, tuple_wr_reg, tuple_now;
+  tuple_t tuple_ram_reg, tuple_wr_reg;
   logic tuple_fwd_reg;
   wire [SW-1:0] tuple_rd_addr = pick_valid_reg ? pick_sid_reg : grant_sid;
   always_ff @(posedge clk) begin
@@ -528,9 +529,16 @@ module toe_tcp_core
     tuple_wr_reg <= tuple_of(wr_sess);
     tuple_fwd_reg <= wr_en && wr_addr == tuple_rd_addr;
   end
-  assign tuple_now = wr_en && wr_addr == pick_sid_reg ? tuple_of(wr_sess) : tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg;
-  wire seg_tuple_ok = s_seg.is_new || tuple_now == tuple_t'{remote_ip: s_seg.seg.remote_ip,
-                                                      remote_port: s_seg.seg.remote_port, local_port: s_seg.seg.local_port};
+  // The two candidates (the record written in this cycle, and the RAM's with the last
+  // cycle's write forwarded) are compared with the segment side by side and the verdict
+  // chosen after: the write's address compare does not come before a 64-bit compare. In
+  // ST_IDLE, where the verdict is taken, the only write is the post stage's.
+  wire tuple_t seg_tuple = '{remote_ip: s_seg.seg.remote_ip, remote_port: s_seg.seg.remote_port,
+                             local_port: s_seg.seg.local_port};
+  wire tuple_written_now = post_write_reg && post_sid_reg == pick_sid_reg;
+  wire tuple_ok_written = tuple_of(sent_sess_reg) == seg_tuple;   // fin_sess's tuple: sent_sess_reg's
+  wire tuple_ok_held = (tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg) == seg_tuple;
+  wire seg_tuple_ok = s_seg.is_new || (tuple_written_now ? tuple_ok_written : tuple_ok_held);
 
   assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
   assign s_txw_done_ready  = start && pick_grant_reg[EV_TXW_DONE];
@@ -1615,7 +1623,6 @@ module toe_tcp_core
                         post_sess_reg.snd_una == post_sess_reg.snd_max &&
                         (!post_sess_reg.tmr_on || !post_persist_before_reg);
   end
-  sess_t sent_sess, sent_sess_reg;
   send_e sent_send, sent_send_reg;
   logic [31:0] sent_seq, sent_seq_reg;
   logic [15:0] sent_len, sent_len_reg;
