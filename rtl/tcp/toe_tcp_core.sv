@@ -1804,12 +1804,16 @@ module toe_tcp_core
   assign rxd_init_valid = writes && step.rx_init;
   assign rxd_init_session = SID_W'(sid_reg);
   assign rxd_init_rx_done = step.rx_first;
-  assign rxd_drop_valid = state_reg == ST_INIT || writes;
-  assign rxd_drop_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : sid_reg);
-  assign rxd_drop_value = state_reg != ST_INIT && step.ns.ended && !step.ns.orderly;
   assign rec_rd_session = SID_W'(rd_addr);
   assign post_op_valid = state_reg == ST_INIT || post_write_reg;
   assign post_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  // the drop bit goes with the record's write in the post stage (from the step it led the
+  // fast path into the drop table's LUTRAM write enables: 14 levels at 512 bits); a new
+  // connection's first completion comes two or more cycles after its step, so it still
+  // reads the bit its record was written with
+  assign rxd_drop_valid = post_op_valid;
+  assign rxd_drop_session = post_op_session;
+  assign rxd_drop_value = state_reg != ST_INIT && fin_sess.ended && !fin_sess.orderly;
   // app reads (toe_tcp_rx_read): with every record written, whether the session is readable,
   // whether the core wants to be woken by reads (the advertised window under half the ring,
   // or an ended connection waiting for reads before its release), the RX_READ it computed
