@@ -138,6 +138,11 @@ module toe_tcp_timer_wheel #(
   logic [GB:0] empty_run_reg;
   logic run_ok_reg;
   wire [TW-1:0] lag = now_tick - cursor_reg;    // ticks passed and not visited
+  // the cursor moved on by whole turns to one to two turns behind the clock: its slot,
+  // and the turn of the clock's tick two turns back (one turn later if that slot is
+  // below the clock's: then it is less than two turns behind)
+  wire [TW-KW-1:0] turn_now = now_tick[TW-1:KW];
+  wire [TW-1:0] turned_cursor = {turn_now - (TW-KW)'(2) + (TW-KW)'(cur_slot < KW'(now_tick)), cur_slot};
   wire [TW-1:0] skip_by = TW'(empty_run_reg) < lag ? TW'(empty_run_reg) : lag;
   wire empty_here = !far_behind && !occ_reg[cur_slot];
   wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && empty_here && run_ok_reg;
@@ -182,7 +187,7 @@ module toe_tcp_timer_wheel #(
           // reaches the clock. (Restarting the sweep at the clock's slot instead skipped
           // the slots the sweep had not reached, and a clock that kept outrunning the
           // sweep kept skipping them: fires up to 200 ms late in the wall-clock harness.)
-          if (far_behind) cursor_reg <= cursor_reg + ((lag - TW'(SLOTS) - 1'b1) & ~TW'(SLOTS - 1));
+          if (far_behind) cursor_reg <= turned_cursor;
           else state_reg <= ST_VISIT_READ;
         end
       end
