@@ -32,20 +32,19 @@ def run(toplevel, test_module, parameters, test_dir, extra_sources=(), testcase=
     tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items()))
     digest = hashlib.sha1(tag.encode()).hexdigest()[:6]
     build_dir = ROOT / "build" / "sim" / f"{toplevel}_{tag[:60]}_{digest}"
-    visibility = []
-    if ports_only:
-        build_dir.mkdir(parents=True, exist_ok=True)
-        vlt = build_dir / "ports_only.vlt"
-        vlt.write_text(f'`verilator_config\npublic_flat_rw -module "{toplevel}" -var "*"\n')
-        visibility = ["--no-public-flat-rw", vlt.name]
-    # --output-split-cfuncs: without it one input-logic function of toe_top at 512 bits
-    # grew to 13 700 lines and gcc took 24 GB compiling it (killed for memory)
     # The sources go to Verilator in a file list, relative to the build directory it runs
     # in: the generated C++ names them as given, so a model generated from absolute paths
     # differed in every checkout and ccache missed all of it in a fresh clone (CI).
     build_dir.mkdir(parents=True, exist_ok=True)
     (build_dir / "sources.f").write_text(
         "".join(os.path.relpath(p, build_dir) + "\n" for p in rtl_sources(extra_sources)))
+    visibility = []
+    if ports_only:
+        vlt = build_dir / "ports_only.vlt"
+        vlt.write_text(f'`verilator_config\npublic_flat_rw -module "{toplevel}" -var "*"\n')
+        visibility = ["--no-public-flat-rw", vlt.name]
+    # --output-split-cfuncs: without it one input-logic function of toe_top at 512 bits
+    # grew to 13 700 lines and gcc took 24 GB compiling it (killed for memory)
     runner = get_runner("verilator")
     runner.build(
         sources=[],
