@@ -2,8 +2,9 @@
 // toe-sim: runs toe_sim_top (the engine plus its built-in applications) under Verilator
 // and bridges its MAC port to a Linux TAP device, so that the kernel and ordinary tools
 // are its peers. Engine time (tick_us) follows wall-clock time; frames from Linux enter
-// no faster than the wire (10G at 64 bits, 100G at 512 bits, with IFG). Runs until SIGINT
-// or SIGTERM, then prints the engine's counters. See --help.
+// no faster than the wire (10G at 64 bits, 100G at 512 bits, with IFG), from a buffer
+// that holds a frame --rx-queue-ms at most (see there). Runs until SIGINT or SIGTERM, then
+// prints the engine's counters. See --help.
 // Engine time: see WallClock in toe_tap.h.
 #include <signal.h>
 #include <sys/time.h>
@@ -46,6 +47,7 @@ struct Options {
     std::vector<std::pair<uint32_t, uint32_t>> csr_sets;  // --set
     Impairment::Spec impair_rx, impair_tx;                // --impair
     uint64_t seed = 0;                                    // --seed (0: random)
+    uint64_t rx_queue_us = 1000000;                       // --rx-queue-ms (0: unbounded)
 };
 
 
@@ -57,7 +59,8 @@ void usage() {
         "  --mac MAC         engine MAC address (default 02:00:00:00:00:02)\n"
         "  --gateway ADDR    default gateway (default none)\n"
         "  --pcap FILE       write every frame at the engine's MAC port, both directions, to\n"
-        "                    a pcap file (after the rx impairments, before the tx ones)\n"
+        "                    a pcap file (after the rx impairments, before the tx ones; frames\n"
+        "                    from Linux as they enter the input buffer)\n"
         "  --fst FILE        write an FST waveform (large and slow: for short runs)\n"
         "  --connect IP:PORT the TCP client app's peer; SIGUSR2 starts it (again)\n"
         "  --send BYTES      bytes the client sends, then it closes (default 1000000)\n"
@@ -69,6 +72,10 @@ void usage() {
         "                    (counters printed on exit; may be given once per direction)\n"
         "  --seed N          seed of the impairments and the ISN key (default: random,\n"
         "                    printed at start so that a run can be repeated)\n"
+        "  --rx-queue-ms N   frames from Linux that waited N ms for the engine's wire are\n"
+        "                    dropped (default 1000: TCP's initial RTO; 0: never). The wire\n"
+        "                    is slow in wall-clock time (the simulation is), and an unbounded\n"
+        "                    buffer delivered SYNs tens of seconds old\n"
         "  --help            this text\n"
         "Built-in apps: UDP echo 7; TCP echo 7, discard/iperf sink 5001, pattern source 19\n"
         "(byte n of the stream is n mod 251), and the client (same pattern).\n"
@@ -172,6 +179,7 @@ int main(int argc, char** argv) {
         else if (a == "--set") o.csr_sets.push_back(parse_set(next()));
         else if (a == "--impair") parse_impair(next(), o);
         else if (a == "--seed") o.seed = std::stoull(next(), nullptr, 0);
+        else if (a == "--rx-queue-ms") o.rx_queue_us = 1000 * std::stoull(next(), nullptr, 0);
         else { std::fprintf(stderr, "toe-sim: unknown option %s (see --help)\n", a.c_str()); return 2; }
     }
     size_t slash = o.ip.find('/');
@@ -214,13 +222,13 @@ int main(int argc, char** argv) {
     MacRxQueue rx_queue;
     std::vector<uint8_t> tx_frame;
     std::vector<Impairment::Frame> passed;   // frames through an impairment stage
-    uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, idle_cycles = 0;
+    uint64_t frames_in = 0, frames_out = 0, frames_lost = 0, frames_stale = 0, idle_cycles = 0;
     WallClock clock;
     auto to_engine = [&](uint64_t now_us) {
         impair_rx.release(now_us, passed);
         for (auto& f : passed) {
             pcap.write(f);
-            rx_queue.push(std::move(f));
+            rx_queue.push(std::move(f), now_us);
         }
         passed.clear();
     };
@@ -240,6 +248,7 @@ int main(int argc, char** argv) {
             read_frames(tap, idle_cycles > 20000 ? 1 : 0,
                         [&](std::vector<uint8_t> f) { impair_rx.offer(std::move(f), now_us, passed); });
             to_engine(now_us);
+            if (o.rx_queue_us) frames_stale += rx_queue.drop_older_than(now_us, o.rx_queue_us);
             impair_tx.release(now_us, passed);
             to_linux();
         }
@@ -283,9 +292,11 @@ int main(int argc, char** argv) {
     }
     sim->s_mac_rx_axis_tvalid = 0;
     std::printf("toe-sim: stopped after %llu cycles, %llu frames in, %llu frames out "
-                "(%llu not taken by the TAP)\n",
+                "(%llu not taken by the TAP), %llu frames from Linux dropped after waiting "
+                "%llu ms for the wire\n",
                 (unsigned long long)sim.cycles(), (unsigned long long)frames_in,
-                (unsigned long long)frames_out, (unsigned long long)frames_lost);
+                (unsigned long long)frames_out, (unsigned long long)frames_lost,
+                (unsigned long long)frames_stale, (unsigned long long)(o.rx_queue_us / 1000));
     for (unsigned i = 0; i < N_COUNTERS; ++i) {
         uint32_t v = sim.csr_read(COUNTER_BASE + 4 * i);
         if (v) std::printf("  %-22s %u\n", COUNTER_NAMES[i], v);

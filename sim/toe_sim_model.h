@@ -88,13 +88,23 @@ template <typename D, typename K> bool put_beat(D& tdata, K& tkeep, const std::v
 // the clock edge and advance() with the sampled handshake after it.
 class MacRxQueue {
   public:
-    void push(std::vector<uint8_t> frame) { queue_.push_back(std::move(frame)); }
+    // `arrival_us`: when the frame came (only drop_older_than reads it)
+    void push(std::vector<uint8_t> frame, uint64_t arrival_us = 0) {
+        queue_.push_back({std::move(frame), arrival_us});
+    }
     bool busy() const { return !frame_.empty() || !queue_.empty(); }
     size_t queued() const { return queue_.size(); }
+    // A bounded buffer in front of the wire (the real-time harnesses): drops the frames at
+    // the head that have waited longer than max_wait_us; returns how many.
+    size_t drop_older_than(uint64_t now_us, uint64_t max_wait_us) {
+        size_t n = 0;
+        for (; !queue_.empty() && queue_.front().arrival_us + max_wait_us < now_us; ++n) queue_.pop_front();
+        return n;
+    }
 
     template <typename Top> void drive(Top& t, uint64_t cycle) {
         if (frame_.empty() && !queue_.empty() && wire_.free(cycle)) {
-            frame_ = std::move(queue_.front());
+            frame_ = std::move(queue_.front().frame);
             queue_.pop_front();
             off_ = 0;
             wire_.start(cycle, frame_.size());
@@ -114,7 +124,11 @@ class MacRxQueue {
     }
 
   private:
-    std::deque<std::vector<uint8_t>> queue_;
+    struct Queued {
+        std::vector<uint8_t> frame;
+        uint64_t arrival_us;
+    };
+    std::deque<Queued> queue_;
     std::vector<uint8_t> frame_;
     size_t off_ = 0;
     WirePacer wire_;

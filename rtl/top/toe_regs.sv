@@ -2242,7 +2242,7 @@ module toe_regs (
     end
     always_ff @(posedge clk) begin
         if(rst) begin
-            field_storage.TCP_SYN_RCVD_RETRIES.count.value <= 4'h2;
+            field_storage.TCP_SYN_RCVD_RETRIES.count.value <= 4'h5;
         end else begin
             if(field_combo.TCP_SYN_RCVD_RETRIES.count.load_next) begin
                 field_storage.TCP_SYN_RCVD_RETRIES.count.value <= field_combo.TCP_SYN_RCVD_RETRIES.count.next;
