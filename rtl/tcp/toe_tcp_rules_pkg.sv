@@ -106,9 +106,11 @@ package toe_tcp_rules_pkg;
   // `go` says a segment goes (len != 0, without testing len); `held` says data could go but
   // the rule holds it back (arm the override timer). `nxt`
   // and `max` are SND.NXT and SND.MAX after sending `len`; `more` says data and window go on
-  // past this segment (another may follow). The three limits are compared with each other
-  // side by side, and each result is taken from the smallest limit (SND.NXT + D is the
-  // queue's end, SND.NXT + U the window's), so no sum or compare waits for another.
+  // past this segment (another may follow). Every compare is made on the ends of the
+  // limits in sequence space (SND.NXT + MSS; the queue's end, SND.NXT + D; the window's,
+  // SND.UNA + SND.WND; SND.NXT + half the largest window): one sum, then one compare, side
+  // by side, none after a difference or its clamp at 0; each result is taken from the
+  // smallest limit (7 LUT levels alone on UltraScale+, 9 with D and U first).
   typedef struct packed {
     logic [15:0] len;
     logic        go, held;
@@ -119,20 +121,29 @@ package toe_tcp_rules_pkg;
                                       input logic [15:0] snd_wnd, max_sndwnd, mss,
                                       input logic nagle, force_send);
     send_t r;
-    logic [31:0] queued, usable, wnd_end, mss_end, mss32;
-    logic by_mss, by_queued, none, ok, half;
+    logic [31:0] queued, usable, wnd_end, mss_end, half_end, mss32;
+    logic ends_past_nxt, mss_le_q, mss_le_u, q_le_u, half_mss, half_q, half_u, by_mss, by_queued, none, ok, half;
     mss32 = 32'(mss);
     wnd_end = snd_una + 32'(snd_wnd);
     mss_end = snd_nxt + mss32;
-    queued = pos(queued_end - snd_nxt);
-    usable = pos(wnd_end - snd_nxt);
-    // the smallest of MSS, D and U (ties: any, they are equal); none is 0 (D and U are 0
-    // when their ends are at or before SND.NXT: compared with it, not tested after the sum)
-    none = mss == '0 || !seq_lt(snd_nxt, queued_end) || !seq_lt(snd_nxt, wnd_end);
-    by_mss = mss32 <= queued && mss32 <= usable;
-    by_queued = !by_mss && queued <= usable;
-    half = by_mss ? (mss32 << 1) >= 32'(max_sndwnd) :
-           by_queued ? (queued << 1) >= 32'(max_sndwnd) : (usable << 1) >= 32'(max_sndwnd);
+    // SND.NXT plus half the largest window, rounded up: a limit reaching it is at least half
+    half_end = snd_nxt + 32'((17'(max_sndwnd) + 17'd1) >> 1);
+    queued = queued_end - snd_nxt;
+    usable = wnd_end - snd_nxt;
+    // D and U are 0 when their ends are at or before SND.NXT (then nothing goes, and the
+    // compares below, made on the ends, are not used); else each compare of two limits is
+    // one compare of their ends
+    ends_past_nxt = seq_lt(snd_nxt, queued_end) && seq_lt(snd_nxt, wnd_end);
+    none = mss == '0 || !ends_past_nxt;
+    mss_le_q = seq_le(mss_end, queued_end);
+    mss_le_u = seq_le(mss_end, wnd_end);
+    q_le_u = seq_le(queued_end, wnd_end);
+    half_mss = (17'(mss) << 1) >= 17'(max_sndwnd);
+    half_q = seq_le(half_end, queued_end);
+    half_u = seq_le(half_end, wnd_end);
+    by_mss = mss_le_q && mss_le_u;
+    by_queued = !by_mss && q_le_u;
+    half = by_mss ? half_mss : by_queued ? half_q : half_u;
     ok = by_mss || (by_queued && (!nagle || snd_nxt == snd_una)) || half || force_send || seq_lt(snd_nxt, snd_max);
     r.len = none || !ok ? '0 : by_mss ? mss : by_queued ? 16'(queued) : 16'(usable);
     r.go = !none && ok;
@@ -142,7 +153,7 @@ package toe_tcp_rules_pkg;
             by_mss ? (seq_lt(snd_max, mss_end) ? mss_end : snd_max) :
             by_queued ? (seq_lt(snd_max, queued_end) ? queued_end : snd_max) :
             (seq_lt(snd_max, wnd_end) ? wnd_end : snd_max);
-    r.more = mss32 < queued && mss32 < usable;
+    r.more = ends_past_nxt && seq_lt(mss_end, queued_end) && seq_lt(mss_end, wnd_end);
     return r;
   endfunction
 
