@@ -1386,11 +1386,12 @@ module toe_tcp_core
     step_c = ack_path ? step_ack : r;
   end
   always_ff @(posedge clk) if (state_reg == ST_EXEC) step_reg <= step_c;
-  // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample): its first half in the pre stage,
-  // the second beside the step; the tail takes the result when the step took the sample
+  // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample): its first half (the new SRTT, the
+  // RTTVAR parts) in the pre stage on the record, the second (RTTVAR's sum, the RTO) beside
+  // the step on pre_reg alone; the tail takes the result when the step took the sample
   rtt_t rtt_reg;
   always_ff @(posedge clk) if (state_reg == ST_EXEC)
-    rtt_reg <= rtt_update(s_rtt, pre_reg.rtt_diff, cfg_rto_min_us, cfg_rto_max_us);
+    rtt_reg <= rtt_update(pre_reg.rtt_diff, cfg_rto_min_us, cfg_rto_max_us);
 
   // ST_TAIL: the rules every kind of event shares, on the step's result; or the fast path's
   // event in ST_PRE (its record and every output of its step)

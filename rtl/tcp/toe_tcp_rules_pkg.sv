@@ -68,32 +68,42 @@ package toe_tcp_rules_pkg;
     logic [31:0] srtt8, rttvar4, rto;
   } rtt_t;
   // The estimator in two halves, so that a pipeline can put a register between them:
-  // rtt_diff takes the sample R' (at least 1) and |SRTT - R'|, rtt_update the rest.
+  // rtt_diff takes the sample R' (at least 1), the new SRTT, the part of RTTVAR before the
+  // sample's (3/4 RTTVAR, or R'/2 for the first), |SRTT - R'| and its negation mod 2^32;
+  // rtt_update adds the RTTVAR parts and the RTO. The RTO is one sum of three terms
+  // (SRTT, both RTTVAR parts) plus 1 where K*RTTVAR is 0 (found by comparing one part with
+  // the other's negation, beside the sum, not after it), then one compare with each bound
+  // and one choice.
   typedef struct packed {
-    logic [31:0] r1, diff;
+    logic [31:0] srtt8, var_part, diff, diff_neg;
   } rtt_diff_t;
   function automatic rtt_diff_t rtt_diff(input rtt_t x, input logic [31:0] r);
     rtt_diff_t d;
-    logic [31:0] srtt;
-    d.r1 = umax(r, 32'd1);
+    logic [31:0] r1, srtt;
+    logic first, above;
+    r1 = umax(r, 32'd1);
+    first = x.srtt8 == '0;
     srtt = x.srtt8 >> 3;
-    d.diff = srtt > d.r1 ? srtt - d.r1 : d.r1 - srtt;
+    above = srtt > r1;
+    d.srtt8 = first ? r1 << 3 : x.srtt8 - (x.srtt8 >> 3) + r1;
+    d.var_part = first ? r1 << 1 : x.rttvar4 - (x.rttvar4 >> 2);
+    d.diff = first ? '0 : above ? srtt - r1 : r1 - srtt;
+    d.diff_neg = first ? '0 : above ? r1 - srtt : srtt - r1;
     return d;
   endfunction
-  function automatic rtt_t rtt_update(input rtt_t x, input rtt_diff_t d, input logic [31:0] rto_min, rto_max);
+  function automatic rtt_t rtt_update(input rtt_diff_t d, input logic [31:0] rto_min, rto_max);
     rtt_t y;
-    if (x.srtt8 == '0) begin
-      y.srtt8 = d.r1 << 3;
-      y.rttvar4 = d.r1 << 1;
-    end else begin
-      y.rttvar4 = x.rttvar4 - (x.rttvar4 >> 2) + d.diff;
-      y.srtt8 = x.srtt8 - (x.srtt8 >> 3) + d.r1;
-    end
-    y.rto = umin(umax((y.srtt8 >> 3) + umax(32'd1, y.rttvar4), rto_min), rto_max);
+    logic [31:0] rto;
+    logic var_zero;
+    y.srtt8 = d.srtt8;
+    y.rttvar4 = d.var_part + d.diff;
+    var_zero = d.var_part == d.diff_neg;   // the sum above is 0
+    rto = (d.srtt8 >> 3) + d.var_part + d.diff + 32'(var_zero);
+    y.rto = rto < rto_min ? (rto_min > rto_max ? rto_max : rto_min) : rto > rto_max ? rto_max : rto;
     return y;
   endfunction
   function automatic rtt_t rtt_sample(input rtt_t x, input logic [31:0] r, rto_min, rto_max);
-    return rtt_update(x, rtt_diff(x, r), rto_min, rto_max);
+    return rtt_update(rtt_diff(x, r), rto_min, rto_max);
   endfunction
 
   // How many bytes to send from SND.NXT now (0: nothing). `queued_end` is the end of the
@@ -122,12 +132,14 @@ package toe_tcp_rules_pkg;
                                       input logic nagle, force_send);
     send_t r;
     logic [31:0] queued, usable, wnd_end, mss_end, half_end, mss32;
+    logic [16:0] wnd_up;
     logic ends_past_nxt, mss_le_q, mss_le_u, q_le_u, half_mss, half_q, half_u, by_mss, by_queued, none, ok, half;
     mss32 = 32'(mss);
     wnd_end = snd_una + 32'(snd_wnd);
     mss_end = snd_nxt + mss32;
     // SND.NXT plus half the largest window, rounded up: a limit reaching it is at least half
-    half_end = snd_nxt + 32'((17'(max_sndwnd) + 17'd1) >> 1);
+    wnd_up = 17'(max_sndwnd) + 17'd1;
+    half_end = snd_nxt + 32'(wnd_up[16:1]);
     queued = queued_end - snd_nxt;
     usable = wnd_end - snd_nxt;
     // D and U are 0 when their ends are at or before SND.NXT (then nothing goes, and the
