@@ -13,7 +13,8 @@
 // Real time (--tap IFNAME): MAC TX goes to a Linux TAP device and its frames come to MAC
 // RX, the engine's clock follows the wall clock (WallClock, toe_tap.h), the engine runs
 // between commands too, and `run US` lets US microseconds of wall time pass. Frames are
-// then not reported as events.
+// then not reported as events; a frame from Linux that waited RX_QUEUE_MAX_WAIT_US for
+// the wire is dropped (counted on stderr at exit).
 //
 // Protocol: one command per line; each answer is zero or more event lines and then one
 // line `ok ...` or `err REASON`. Numbers are decimal, byte strings hex ('-' = empty).
@@ -375,6 +376,7 @@ class Harness {
     void use_tap(int fd) { tap_ = fd; }
     bool real_time() const { return tap_ >= 0; }
     uint64_t tap_lost() const { return tap_lost_; }
+    uint64_t tap_stale() const { return tap_stale_; }
     // Real time, engine idle: sleep in poll() until a frame comes (at most 1 ms).
     void idle_wait() {
         if (quiet_ < IDLE_CYCLES) return;
@@ -402,13 +404,15 @@ class Harness {
     }
     void event(std::string e) { events_.push_back(std::move(e)); }
     void from_tap(int timeout_ms) {
-        read_frames(tap_, timeout_ms, [&](std::vector<uint8_t> f) { mac_rx_.push(std::move(f)); });
+        uint64_t now_us = wall_.now_us();
+        read_frames(tap_, timeout_ms, [&](std::vector<uint8_t> f) { mac_rx_.push(std::move(f), now_us); });
+        tap_stale_ += mac_rx_.drop_older_than(now_us, RX_QUEUE_MAX_WAIT_US);
     }
 
     Sim sim_;
     int tap_ = -1;
     WallClock wall_;
-    uint64_t tap_lost_ = 0;
+    uint64_t tap_lost_ = 0, tap_stale_ = 0;
     double vt_ns_ = 0;
     uint64_t ticks_ = 0;
     unsigned quiet_ = 0;
@@ -537,5 +541,8 @@ int main(int argc, char** argv) {
     }
     if (h.real_time() && h.tap_lost())
         std::fprintf(stderr, "toe-harness: %llu frames not taken by the TAP\n", (unsigned long long)h.tap_lost());
+    if (h.real_time() && h.tap_stale())
+        std::fprintf(stderr, "toe-harness: %llu frames from Linux dropped after waiting %llu ms for the wire\n",
+                     (unsigned long long)h.tap_stale(), (unsigned long long)(RX_QUEUE_MAX_WAIT_US / 1000));
     return 0;
 }

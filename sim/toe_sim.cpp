@@ -47,7 +47,7 @@ struct Options {
     std::vector<std::pair<uint32_t, uint32_t>> csr_sets;  // --set
     Impairment::Spec impair_rx, impair_tx;                // --impair
     uint64_t seed = 0;                                    // --seed (0: random)
-    uint64_t rx_queue_us = 1000000;                       // --rx-queue-ms (0: unbounded)
+    uint64_t rx_queue_us = RX_QUEUE_MAX_WAIT_US;          // --rx-queue-ms (0: unbounded)
 };
 
 
@@ -75,7 +75,7 @@ void usage() {
         "  --rx-queue-ms N   frames from Linux that waited N ms for the engine's wire are\n"
         "                    dropped (default 1000: TCP's initial RTO; 0: never). The wire\n"
         "                    is slow in wall-clock time (the simulation is), and an unbounded\n"
-        "                    buffer delivered SYNs tens of seconds old\n"
+        "                    buffer delivered SYNs tens of seconds old (toe_tap.h)\n"
         "  --help            this text\n"
         "Built-in apps: UDP echo 7; TCP echo 7, discard/iperf sink 5001, pattern source 19\n"
         "(byte n of the stream is n mod 251), and the client (same pattern).\n"

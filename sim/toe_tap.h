@@ -7,6 +7,7 @@
 //                   while the engine's clock is behind, and a jump of the TCP clock when it
 //                   is more than JUMP_LAG_US behind (the simulation runs slower than real
 //                   time, and sleeps in poll() when idle).
+//   RX_QUEUE_MAX_WAIT_US  how long a frame from Linux may wait for the engine's wire
 #pragma once
 #include <fcntl.h>
 #include <linux/if.h>
@@ -49,6 +50,13 @@ inline bool write_frame(int fd, const std::vector<uint8_t>& f) {
     if (errno != EIO && errno != EAGAIN) { std::perror("write tap"); std::exit(1); }
     return false;
 }
+
+// A frame from Linux waits for the engine's wire at most this long, then it is dropped, as
+// a router's full buffer would drop it: in wall-clock time the simulated wire is slow (the
+// simulation runs some 30 k cycles/s), and a buffer without bound held frames for tens of
+// seconds (Linux's SYN retransmissions reached the engine after it had given up their
+// handshake). TCP's initial RTO (RFC 6298, 1 s): a frame is no older than that.
+constexpr uint64_t RX_QUEUE_MAX_WAIT_US = 1000000;
 
 class WallClock {
   public:
