@@ -733,6 +733,14 @@ module toe_tcp_core
     return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
 
+  // which of the session's timers a due deadline is (the timer event's step, in this order)
+  typedef enum logic [2:0] {
+    TMR_TIME_WAIT,   // TIME-WAIT ends
+    TMR_PERSIST,     // the peer's window is closed: probe it
+    TMR_OVERRIDE,    // data held back by sender SWS avoidance, nothing in flight: send it
+    TMR_IDLE,        // nothing in flight: FIN-WAIT-2 timeout, keepalive, or none
+    TMR_RETRANS      // retransmission (or SYN, SYN-ACK)
+  } tmr_case_e;
   // the slow path's pre stage (below): every compare and sum its step uses, kept in pre_reg
   typedef struct packed {
     logic        found, no_conn;       // the event's session (for a segment: its tuple's); none or closed
@@ -750,6 +758,9 @@ module toe_tcp_core
     logic        in_order, ooo_ahead, fin_at_nxt;
     logic        rd_wake_ack;          // a read opened the window by a step (EV_RD_WAKE)
     logic        tmr_due, dack_due, retry_max, retry_give_up, probes_max, data_waiting, wants_window;
+    logic        tmr_fires, dack_fires;  // a live session's timer / delayed ACK is due
+    tmr_case_e   tmr_case;             // which timer it is
+    logic        idle_fw2, idle_keepalive;  // the idle timer is FIN-WAIT-2's timeout / keepalive
     logic [31:0] rto_backoff, at_rto_backoff;
     logic        space_una, space_ack; // TX_WANT fits the TX ring with SND.UNA as read / SEG.ACK
     logic [31:0] free_una, free_ack;
@@ -877,6 +888,17 @@ module toe_tcp_core
     pre.rx_read = rx_read_p;
     pre.tx_app = tx_app_p;
     pre.tx_want = tx_want;
+    // the timer event's case, decided here on the record so that the step reads one
+    // registered choice (its chain of state compares was 13-15 LUT levels into step_reg)
+    pre.tmr_fires = s.state != FREE && s.state != CLOSED && s.tmr_on && pre.tmr_due;
+    pre.dack_fires = s.state != FREE && s.state != CLOSED && s.dack_on && pre.dack_due;
+    pre.tmr_case = s.state == TIME_WAIT ? TMR_TIME_WAIT :
+                   s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
+                   (!pre.una_is_max || pre.wants_window) ? TMR_PERSIST :
+                   pre.una_is_max && pre.data_waiting ? TMR_OVERRIDE :
+                   pre.una_is_max ? TMR_IDLE : TMR_RETRANS;
+    pre.idle_fw2 = s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0;
+    pre.idle_keepalive = is_estab(s.state) && cfg_keepalive_idle_us != '0;
   end
   always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
   // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
@@ -1315,60 +1337,67 @@ module toe_tcp_core
 
       // ---- a deadline passed (timer wheel) ----
       EV_TIMER: begin
-        if (s.state != FREE && s.state != CLOSED && s.tmr_on && pre_reg.tmr_due) begin
-          if (s.state == TIME_WAIT) begin
-            r.ns.state = CLOSED;
-            r.ns.tmr_on = 1'b0;
-          end else if (s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
-                       (!pre_reg.una_is_max || pre_reg.wants_window)) begin
-            // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the closed
-            // window (an ACK below it elicits its size), with backoff; what was in flight goes
-            // again when it opens. Probes are not retransmissions: a peer that answers them
-            // keeps the connection (its ACKs reset the count), a silent one is given up.
-            if (pre_reg.retry_max) r.gave_up = 1'b1;
-            else begin
-              r.send = SEND_PROBE;
-              r.ns.retries = s.retries + 1'b1;
-              r.ns.snd_nxt = s.snd_una;
-              r.ns.rtt_on = 1'b0;
-              r.ns.rto = pre_reg.rto_backoff;
-              r.ns.tmr_at = pre_reg.at_rto_backoff;
+        if (pre_reg.tmr_fires) begin
+          unique case (pre_reg.tmr_case)
+            TMR_TIME_WAIT: begin
+              r.ns.state = CLOSED;
+              r.ns.tmr_on = 1'b0;
             end
-          end else if (pre_reg.una_is_max && pre_reg.data_waiting) begin
-            // data held back by sender SWS avoidance and nothing in flight: send what fits
-            r.sws_override = 1'b1;
-            r.try_send = 1'b1;
-            r.ns.tmr_on = 1'b0;
-          end else if (pre_reg.una_is_max) begin
-            // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
-            if (s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) r.gave_up = 1'b1;
-            else if (is_estab(s.state) && cfg_keepalive_idle_us != '0) begin
-              if (pre_reg.probes_max) r.gave_up = 1'b1;
+            TMR_PERSIST: begin
+              // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the
+              // closed window (an ACK below it elicits its size), with backoff; what was in
+              // flight goes again when it opens. Probes are not retransmissions: a peer that
+              // answers them keeps the connection (its ACKs reset the count), a silent one
+              // is given up.
+              if (pre_reg.retry_max) r.gave_up = 1'b1;
               else begin
-                r.send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
+                r.send = SEND_PROBE;
                 r.ns.retries = s.retries + 1'b1;
-                r.ns.tmr_at = now_us + cfg_keepalive_intvl_us;
+                r.ns.snd_nxt = s.snd_una;
+                r.ns.rtt_on = 1'b0;
+                r.ns.rto = pre_reg.rto_backoff;
+                r.ns.tmr_at = pre_reg.at_rto_backoff;
               end
-            end else r.ns.tmr_on = 1'b0;
-          end else if (pre_reg.retry_give_up) begin
-            r.gave_up = 1'b1;
-          end else begin
-            r.count.retrans = 1'b1;
-            r.ns.retries = s.retries + 1'b1;
-            r.ns.rto = pre_reg.rto_backoff;
-            r.ns.tmr_at = pre_reg.at_rto_backoff;
-            r.ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
-            r.ns.snd_nxt = s.snd_una;  // go back N
-            if (s.state == SYN_SENT || s.state == SYN_RCVD)
-              r.ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
-            if (s.state == SYN_SENT) begin
-              r.send = SEND_SYN;
-              r.send_seq = s.snd_una;
-            end else if (s.state == SYN_RCVD) begin
-              r.send = SEND_SYNACK;
-            end else r.try_send = 1'b1;
-          end
-        end else if (s.state != FREE && s.state != CLOSED && s.dack_on && pre_reg.dack_due) begin
+            end
+            TMR_OVERRIDE: begin
+              // data held back by sender SWS avoidance and nothing in flight: send what fits
+              r.sws_override = 1'b1;
+              r.try_send = 1'b1;
+              r.ns.tmr_on = 1'b0;
+            end
+            TMR_IDLE: begin
+              // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
+              if (pre_reg.idle_fw2) r.gave_up = 1'b1;
+              else if (pre_reg.idle_keepalive) begin
+                if (pre_reg.probes_max) r.gave_up = 1'b1;
+                else begin
+                  r.send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
+                  r.ns.retries = s.retries + 1'b1;
+                  r.ns.tmr_at = now_us + cfg_keepalive_intvl_us;
+                end
+              end else r.ns.tmr_on = 1'b0;
+            end
+            default: begin   // TMR_RETRANS
+              if (pre_reg.retry_give_up) r.gave_up = 1'b1;
+              else begin
+                r.count.retrans = 1'b1;
+                r.ns.retries = s.retries + 1'b1;
+                r.ns.rto = pre_reg.rto_backoff;
+                r.ns.tmr_at = pre_reg.at_rto_backoff;
+                r.ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
+                r.ns.snd_nxt = s.snd_una;  // go back N
+                if (s.state == SYN_SENT || s.state == SYN_RCVD)
+                  r.ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
+                if (s.state == SYN_SENT) begin
+                  r.send = SEND_SYN;
+                  r.send_seq = s.snd_una;
+                end else if (s.state == SYN_RCVD) begin
+                  r.send = SEND_SYNACK;
+                end else r.try_send = 1'b1;
+              end
+            end
+          endcase
+        end else if (pre_reg.dack_fires) begin
           // the delayed ACK rides on the session's data when that waits in the send queue,
           // for up to DACK_DEFERS more delayed-ACK times; else it goes alone. (Both ways,
           // 1024 sessions at 10G: a session's turn in the send queue comes every 1.26 ms,
