@@ -68,9 +68,9 @@ package toe_tcp_rules_pkg;
     logic [31:0] srtt8, rttvar4, rto;
   } rtt_t;
   // The estimator in two halves, so that a pipeline can put a register between them:
-  // rtt_diff takes the sample R' (at least 1), the new SRTT, the part of RTTVAR before the
-  // sample's (3/4 RTTVAR, or R'/2 for the first), |SRTT - R'| and its negation mod 2^32;
-  // rtt_update adds the RTTVAR parts and the RTO. The RTO is one sum of three terms
+  // rtt_diff computes, from the sample R' (at least 1), the new SRTT, the part of RTTVAR
+  // before the sample's (3/4 RTTVAR, or R'/2 for the first), |SRTT - R'| and its negation
+  // mod 2^32; rtt_update adds the RTTVAR parts and computes the RTO. The RTO is one sum of three terms
   // (SRTT, both RTTVAR parts) plus 1 where K*RTTVAR is 0 (found by comparing one part with
   // the other's negation, beside the sum, not after it), then one compare with each bound
   // and one choice.
