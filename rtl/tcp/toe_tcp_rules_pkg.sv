@@ -249,6 +249,11 @@ package toe_tcp_rules_pkg;
     logic [OOO_INTERVALS-1:0] starts_at_end; // the interval starts at seg_hi
     logic [OOO_INTERVALS-1:0] hi_before_end; // the interval ends before seg_hi
     logic                     nxt_before_end, lo_before_end;  // RCV.NXT, seg_lo before seg_hi
+    // from the bits above, so reasm_merge only selects:
+    logic [OOO_INTERVALS-1:0] stop;          // the nearest interval past the run's start (one-hot)
+    logic [OOO_INTERVALS-1:0] left;          // the interval the run starts at the end of
+    logic [OOO_INTERVALS-1:0] right;         // the interval the run ends at the start of
+    logic                     ends_ok;       // the run reaches the segment's end before any interval
   } reasm_rel_t;
   function automatic reasm_rel_t reasm_rel(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
     reasm_rel_t r;
@@ -264,14 +269,23 @@ package toe_tcp_rules_pkg;
     end
     r.nxt_before_end = seq_lt(rcv_nxt, seg_hi);
     r.lo_before_end = seq_lt(seg_lo, seg_hi);
+    for (int k = 0; k < OOO_INTERVALS; k++) begin   // the lowest set bit of past
+      r.stop[k] = r.past[k];
+      for (int j = 0; j < k; j++) r.stop[k] &= !r.past[j];
+    end
+    r.left = r.holds | r.ends_at;
+    // the nearest past its start, or one that starts right at the segment's end
+    r.right = r.stop != '0 ? r.stop : r.starts_at_end;
+    r.ends_ok = r.holds != '0 ? (r.holds & r.hi_before_end) != '0
+              : r.in_order ? r.nxt_before_end : r.lo_before_end;
     return r;
   endfunction
   function automatic reasm_t reasm_merge(input reasm_rel_t rel, input ooo_set_t set,
                                          input logic [31:0] rcv_nxt, seg_lo, seg_hi);
     localparam int unsigned N = OOO_INTERVALS;
     reasm_t r;
-    logic in_order, ends_ok;
-    logic [N-1:0] holds, ends_at, past, stop, left, right, nearer;
+    logic in_order;
+    logic [N-1:0] holds, stop, left, right, nearer;
     logic [31:0] start_hi, left_lo, right_hi, stop_lo;
     int unsigned count, li;
     ooo_iv_t merged;
@@ -280,11 +294,10 @@ package toe_tcp_rules_pkg;
     r.rcv_nxt = rcv_nxt;
     in_order = rel.in_order;
     holds = rel.holds;
-    ends_at = rel.ends_at;
-    past = rel.past;
     nearer = rel.nearer;
-    stop = past & ~(past - 1'b1);                // the nearest of them
-    left = holds | ends_at;                      // the interval the run starts at the end of
+    stop = rel.stop;
+    left = rel.left;
+    right = rel.right;
     start_hi = '0; left_lo = '0; stop_lo = '0; right_hi = '0;
     for (int k = 0; k < N; k++) begin
       if (holds[k]) start_hi = set[k].hi;
@@ -295,16 +308,12 @@ package toe_tcp_rules_pkg;
     r.lo = in_order ? rcv_nxt : holds != '0 ? start_hi : seg_lo;
     r.hi = stop != '0 ? stop_lo : seg_hi;
     // it is empty only when it reaches the segment's end before any interval
-    ends_ok = holds != '0 ? (holds & rel.hi_before_end) != '0 : in_order ? rel.nxt_before_end : rel.lo_before_end;
-    if (stop == '0 && !ends_ok) begin
+    if (stop == '0 && !rel.ends_ok) begin
       r.lo = '0;
       r.hi = '0;
       return r;
     end
     r.store = 1'b1;
-    // the interval the run ends at the start of: the nearest past its start, or one that
-    // starts right at the segment's end
-    right = stop != '0 ? stop : rel.starts_at_end;
     for (int k = 0; k < N; k++) if (right[k]) right_hi = set[k].hi;
     if (in_order) begin
       r.rcv_nxt = r.hi;

@@ -21,7 +21,7 @@
 // cursor skips whole turns and visits every slot once, in order.
 // Timing: an arm takes 3 cycles (later deadline) to 8; a run of empty slots up to the end
 // of its group of 32 takes 2 cycles (the run is looked up in one, skipped in the next), a
-// slot with sessions 3, a session
+// slot with sessions 4 (its occupancy is looked up in the first), a session
 // taken off it 5 (8 when filed again). Arms are taken before slot visits, and slot visits start only when the
 // fire queue has room, so arms never wait on fires (no deadlock with the core).
 module toe_tcp_timer_wheel #(
@@ -144,9 +144,12 @@ module toe_tcp_timer_wheel #(
   wire [TW-KW-1:0] turn_now = now_tick[TW-1:KW];
   wire [TW-1:0] turned_cursor = {turn_now - (TW-KW)'(2) + (TW-KW)'(cur_slot < KW'(now_tick)), cur_slot};
   wire [TW-1:0] skip_by = TW'(empty_run_reg) < lag ? TW'(empty_run_reg) : lag;
-  wire empty_here = !far_behind && !occ_reg[cur_slot];
+  // the cursor's slot's occupancy, looked up in the cycle before (like the run: valid with
+  // run_ok_reg), so the wide mux of occ_reg does not feed the state
+  logic occ_here_reg;
+  wire empty_here = !far_behind && !occ_here_reg;
   wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && empty_here && run_ok_reg;
-  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && !empty_here && fq_ready;
+  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && !empty_here && fq_ready && run_ok_reg;
   assign arm_ready = take_arm;
   wire popped_due = state_reg == ST_POP && !us_lt(now_us, at_q);   // at <= now
 
@@ -252,6 +255,7 @@ module toe_tcp_timer_wheel #(
     // the next cycle if neither changes in this one (only ST_IDLE's skip or visit, and the
     // states after it, change them)
     empty_run_reg <= empty_run;
+    occ_here_reg <= occ_reg[cur_slot];
     run_ok_reg <= state_reg == ST_IDLE && !skip_empty && !start_visit;
     // slot occupancy follows every write of a head: filed (occupied), its last session
     // popped or unlinked (empty)
