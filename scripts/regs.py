@@ -93,7 +93,8 @@ def generate(out):
         (out / d).mkdir(parents=True, exist_ok=True)
     RegblockExporter().export(top, str(out / "rtl/top"), cpuif_cls=AXI4Lite_Cpuif_flattened,
                               module_name="toe_regs", package_name="toe_regs_pkg",
-                              reuse_hwif_typedefs=False, address_width=12)
+                              reuse_hwif_typedefs=False, address_width=12,
+                              retime_read_fanin=True)   # the read mux in two stages (a cycle more)
     CHeaderExporter().export(top, str(out / "sim/toe_regs.h"))
     MarkdownExporter().export(top, str(out / "docs/registers.md"),
                               input_files=[str(RDL.relative_to(ROOT))])

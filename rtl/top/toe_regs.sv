@@ -47,7 +47,7 @@ module toe_regs (
     logic cpuif_wr_ack;
     logic cpuif_wr_err;
 
-    // Max Outstanding Transactions: 2
+    // Max Outstanding Transactions: 3
     logic [1:0] axil_n_in_flight;
     logic axil_prev_was_rd;
     logic axil_arvalid;
@@ -127,7 +127,7 @@ module toe_regs (
         axil_ar_accept = '0;
         axil_aw_accept = '0;
 
-        if(axil_n_in_flight < 2'd2) begin
+        if(axil_n_in_flight < 2'd3) begin
             // Can safely issue more transactions without overwhelming response buffer
             if(axil_arvalid && !axil_prev_was_rd) begin
                 cpuif_req = '1;
@@ -150,16 +150,21 @@ module toe_regs (
 
 
     // AXI4-Lite Response Logic
-    logic axil_resp_buffer_is_wr[2];
-    logic axil_resp_buffer_err[2];
-    logic [31:0] axil_resp_buffer_rdata[2];
+    logic axil_resp_buffer_is_wr[4];
+    logic axil_resp_buffer_err[4];
+    logic [31:0] axil_resp_buffer_rdata[4];
+    // axil_resp_buffer is intentionally padded to the next power of two despite
+    // only requiring 3 entries.
+    // This is to avoid quirks in some tools that cannot handle indexing into a non-power-of-2 array.
+    // Unused entries are expected to be optimized away
 
-    logic [1:0] axil_resp_wptr;
-    logic [1:0] axil_resp_rptr;
+
+    logic [2:0] axil_resp_wptr;
+    logic [2:0] axil_resp_rptr;
 
     always_ff @(posedge clk) begin
         if(rst) begin
-            for(int i=0; i<2; i++) begin
+            for(int i=0; i<3; i++) begin
                 axil_resp_buffer_is_wr[i] <= '0;
                 axil_resp_buffer_err[i] <= '0;
                 axil_resp_buffer_rdata[i] <= '0;
@@ -170,20 +175,30 @@ module toe_regs (
             // Store responses in buffer until AXI response channel accepts them
             if(cpuif_rd_ack || cpuif_wr_ack) begin
                 if(cpuif_rd_ack) begin
-                    axil_resp_buffer_is_wr[axil_resp_wptr[0:0]] <= '0;
-                    axil_resp_buffer_err[axil_resp_wptr[0:0]] <= cpuif_rd_err;
-                    axil_resp_buffer_rdata[axil_resp_wptr[0:0]] <= cpuif_rd_data;
+                    axil_resp_buffer_is_wr[axil_resp_wptr[1:0]] <= '0;
+                    axil_resp_buffer_err[axil_resp_wptr[1:0]] <= cpuif_rd_err;
+                    axil_resp_buffer_rdata[axil_resp_wptr[1:0]] <= cpuif_rd_data;
 
                 end else if(cpuif_wr_ack) begin
-                    axil_resp_buffer_is_wr[axil_resp_wptr[0:0]] <= '1;
-                    axil_resp_buffer_err[axil_resp_wptr[0:0]] <= cpuif_wr_err;
+                    axil_resp_buffer_is_wr[axil_resp_wptr[1:0]] <= '1;
+                    axil_resp_buffer_err[axil_resp_wptr[1:0]] <= cpuif_wr_err;
                 end
-                axil_resp_wptr <= axil_resp_wptr + 1'b1;
+                if(axil_resp_wptr[1:0] == 2) begin
+                    axil_resp_wptr[1:0] <= '0;
+                    axil_resp_wptr[2] <= ~axil_resp_wptr[2];
+                end else begin
+                    axil_resp_wptr[1:0] <= axil_resp_wptr[1:0] + 1'b1;
+                end
             end
 
             // Advance read pointer when acknowledged
             if(axil_resp_acked) begin
-                axil_resp_rptr <= axil_resp_rptr + 1'b1;
+                if(axil_resp_rptr[1:0] == 2) begin
+                    axil_resp_rptr[1:0] <= '0;
+                    axil_resp_rptr[2] <= ~axil_resp_rptr[2];
+                end else begin
+                    axil_resp_rptr[1:0] <= axil_resp_rptr[1:0] + 1'b1;
+                end
             end
         end
     end
@@ -193,7 +208,7 @@ module toe_regs (
         s_axil_bvalid = '0;
         s_axil_rvalid = '0;
         if(axil_resp_rptr != axil_resp_wptr) begin
-            if(axil_resp_buffer_is_wr[axil_resp_rptr[0:0]]) begin
+            if(axil_resp_buffer_is_wr[axil_resp_rptr[1:0]]) begin
                 s_axil_bvalid = '1;
                 if(s_axil_bready) axil_resp_acked = '1;
             end else begin
@@ -202,8 +217,8 @@ module toe_regs (
             end
         end
 
-        s_axil_rdata = axil_resp_buffer_rdata[axil_resp_rptr[0:0]];
-        if(axil_resp_buffer_err[axil_resp_rptr[0:0]]) begin
+        s_axil_rdata = axil_resp_buffer_rdata[axil_resp_rptr[1:0]];
+        if(axil_resp_buffer_err[axil_resp_rptr[1:0]]) begin
             s_axil_bresp = 2'b10;
             s_axil_rresp = 2'b10;
         end else begin
@@ -214,9 +229,19 @@ module toe_regs (
 
     logic cpuif_req_masked;
 
-    // Read & write latencies are balanced. Stalls not required
+    // Read latency > write latency. May need to delay next write that follows a read
+    logic [0:0] cpuif_req_stall_sr;
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            cpuif_req_stall_sr <= '0;
+        end else if(cpuif_req && !cpuif_req_is_wr) begin
+            cpuif_req_stall_sr <= '1;
+        end else begin
+            cpuif_req_stall_sr <= (cpuif_req_stall_sr >> 'd1);
+        end
+    end
     assign cpuif_req_stall_rd = '0;
-    assign cpuif_req_stall_wr = '0;
+    assign cpuif_req_stall_wr = cpuif_req_stall_sr[0];
     assign cpuif_req_masked = cpuif_req
                             & !(!cpuif_req_is_wr & cpuif_req_stall_rd)
                             & !(cpuif_req_is_wr & cpuif_req_stall_wr);
@@ -3978,279 +4003,313 @@ module toe_regs (
     logic readback_err;
     logic readback_done;
     logic [31:0] readback_data;
+    function automatic bit [6:0] ad_low(bit [11:0] addr);
+        return addr[6:0];
+    endfunction
+    function automatic bit [4:0] ad_hi(bit [11:0] addr);
+        return addr[11:7];
+    endfunction
+
+    // readback stage 1
+    logic [31:0] readback_data_rt_c[32];
     always_comb begin
-        automatic logic [31:0] readback_data_var;
-        readback_data_var = '0;
-        if(rd_mux_addr == 12'h0) begin
-            readback_data_var[31:0] = 32'h544f4501;
+        automatic logic [31:0] readback_data_var[32];
+        for(int i=0; i<32; i++) readback_data_var[i] = '0;
+        if(ad_low(rd_mux_addr) == ad_low(12'h0)) begin
+            readback_data_var[ad_hi(12'h0)][31:0] = 32'h544f4501;
         end
-        if(rd_mux_addr == 12'h4) begin
-            readback_data_var[31:0] = field_storage.MAC_LO.mac.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h4)) begin
+            readback_data_var[ad_hi(12'h4)][31:0] = field_storage.MAC_LO.mac.value;
         end
-        if(rd_mux_addr == 12'h8) begin
-            readback_data_var[15:0] = field_storage.MAC_HI.mac.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h8)) begin
+            readback_data_var[ad_hi(12'h8)][15:0] = field_storage.MAC_HI.mac.value;
         end
-        if(rd_mux_addr == 12'hc) begin
-            readback_data_var[31:0] = field_storage.IPV4_ADDR.addr.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'hc)) begin
+            readback_data_var[ad_hi(12'hc)][31:0] = field_storage.IPV4_ADDR.addr.value;
         end
-        if(rd_mux_addr == 12'h10) begin
-            readback_data_var[31:0] = field_storage.IPV4_NETMASK.mask.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h10)) begin
+            readback_data_var[ad_hi(12'h10)][31:0] = field_storage.IPV4_NETMASK.mask.value;
         end
-        if(rd_mux_addr == 12'h14) begin
-            readback_data_var[31:0] = field_storage.IPV4_GATEWAY.addr.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h14)) begin
+            readback_data_var[ad_hi(12'h14)][31:0] = field_storage.IPV4_GATEWAY.addr.value;
         end
-        if(rd_mux_addr == 12'h18) begin
-            readback_data_var[0] = field_storage.CTRL.icmp_echo.value;
-            readback_data_var[1] = field_storage.CTRL.drop_synfin.value;
-            readback_data_var[2] = field_storage.CTRL.rst_check.value;
-            readback_data_var[3] = field_storage.CTRL.syn_check.value;
-            readback_data_var[4] = field_storage.CTRL.nagle.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h18)) begin
+            readback_data_var[ad_hi(12'h18)][0] = field_storage.CTRL.icmp_echo.value;
+            readback_data_var[ad_hi(12'h18)][1] = field_storage.CTRL.drop_synfin.value;
+            readback_data_var[ad_hi(12'h18)][2] = field_storage.CTRL.rst_check.value;
+            readback_data_var[ad_hi(12'h18)][3] = field_storage.CTRL.syn_check.value;
+            readback_data_var[ad_hi(12'h18)][4] = field_storage.CTRL.nagle.value;
         end
-        if(rd_mux_addr == 12'h1c) begin
-            readback_data_var[15:0] = field_storage.ARP_TIMEOUT_S.s.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1c)) begin
+            readback_data_var[ad_hi(12'h1c)][15:0] = field_storage.ARP_TIMEOUT_S.s.value;
         end
-        if(rd_mux_addr == 12'h20) begin
-            readback_data_var[15:0] = field_storage.ICMP_UNREACH_INTERVAL_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h20)) begin
+            readback_data_var[ad_hi(12'h20)][15:0] = field_storage.ICMP_UNREACH_INTERVAL_US.us.value;
         end
-        if(rd_mux_addr == 12'h24) begin
-            readback_data_var[15:0] = field_storage.TCP_MSS.bytes.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h24)) begin
+            readback_data_var[ad_hi(12'h24)][15:0] = field_storage.TCP_MSS.bytes.value;
         end
-        if(rd_mux_addr == 12'h28) begin
-            readback_data_var[31:0] = field_storage.TCP_RTO_INIT_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h28)) begin
+            readback_data_var[ad_hi(12'h28)][31:0] = field_storage.TCP_RTO_INIT_US.us.value;
         end
-        if(rd_mux_addr == 12'h2c) begin
-            readback_data_var[31:0] = field_storage.TCP_RTO_MIN_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h2c)) begin
+            readback_data_var[ad_hi(12'h2c)][31:0] = field_storage.TCP_RTO_MIN_US.us.value;
         end
-        if(rd_mux_addr == 12'h30) begin
-            readback_data_var[31:0] = field_storage.TCP_RTO_MAX_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h30)) begin
+            readback_data_var[ad_hi(12'h30)][31:0] = field_storage.TCP_RTO_MAX_US.us.value;
         end
-        if(rd_mux_addr == 12'h34) begin
-            readback_data_var[3:0] = field_storage.TCP_MAX_RETRIES.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h34)) begin
+            readback_data_var[ad_hi(12'h34)][3:0] = field_storage.TCP_MAX_RETRIES.count.value;
         end
-        if(rd_mux_addr == 12'h38) begin
-            readback_data_var[31:0] = field_storage.TCP_DELACK_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h38)) begin
+            readback_data_var[ad_hi(12'h38)][31:0] = field_storage.TCP_DELACK_US.us.value;
         end
-        if(rd_mux_addr == 12'h3c) begin
-            readback_data_var[31:0] = field_storage.TCP_TIME_WAIT_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h3c)) begin
+            readback_data_var[ad_hi(12'h3c)][31:0] = field_storage.TCP_TIME_WAIT_US.us.value;
         end
-        if(rd_mux_addr == 12'h40) begin
-            readback_data_var[31:0] = field_storage.TCP_ISN_KEY0.key.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h40)) begin
+            readback_data_var[ad_hi(12'h40)][31:0] = field_storage.TCP_ISN_KEY0.key.value;
         end
-        if(rd_mux_addr == 12'h44) begin
-            readback_data_var[31:0] = field_storage.TCP_ISN_KEY1.key.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h44)) begin
+            readback_data_var[ad_hi(12'h44)][31:0] = field_storage.TCP_ISN_KEY1.key.value;
         end
-        if(rd_mux_addr == 12'h48) begin
-            readback_data_var[31:0] = field_storage.TCP_ISN_KEY2.key.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h48)) begin
+            readback_data_var[ad_hi(12'h48)][31:0] = field_storage.TCP_ISN_KEY2.key.value;
         end
-        if(rd_mux_addr == 12'h4c) begin
-            readback_data_var[31:0] = field_storage.TCP_ISN_KEY3.key.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h4c)) begin
+            readback_data_var[ad_hi(12'h4c)][31:0] = field_storage.TCP_ISN_KEY3.key.value;
         end
-        if(rd_mux_addr == 12'h50) begin
-            readback_data_var[31:12] = field_storage.MEM_BASE_LO.base.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h50)) begin
+            readback_data_var[ad_hi(12'h50)][31:12] = field_storage.MEM_BASE_LO.base.value;
         end
-        if(rd_mux_addr == 12'h54) begin
-            readback_data_var[15:0] = field_storage.MEM_BASE_HI.base.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h54)) begin
+            readback_data_var[ad_hi(12'h54)][15:0] = field_storage.MEM_BASE_HI.base.value;
         end
-        if(rd_mux_addr == 12'h58) begin
-            readback_data_var[15:0] = field_storage.TCP_MSS_MIN.bytes.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h58)) begin
+            readback_data_var[ad_hi(12'h58)][15:0] = field_storage.TCP_MSS_MIN.bytes.value;
         end
-        if(rd_mux_addr == 12'h5c) begin
-            readback_data_var[31:0] = field_storage.TCP_FIN_WAIT_2_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h5c)) begin
+            readback_data_var[ad_hi(12'h5c)][31:0] = field_storage.TCP_FIN_WAIT_2_US.us.value;
         end
-        if(rd_mux_addr == 12'h60) begin
-            readback_data_var[31:0] = field_storage.TCP_KEEPALIVE_IDLE_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h60)) begin
+            readback_data_var[ad_hi(12'h60)][31:0] = field_storage.TCP_KEEPALIVE_IDLE_US.us.value;
         end
-        if(rd_mux_addr == 12'h64) begin
-            readback_data_var[31:0] = field_storage.TCP_KEEPALIVE_INTVL_US.us.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h64)) begin
+            readback_data_var[ad_hi(12'h64)][31:0] = field_storage.TCP_KEEPALIVE_INTVL_US.us.value;
         end
-        if(rd_mux_addr == 12'h68) begin
-            readback_data_var[3:0] = field_storage.TCP_KEEPALIVE_PROBES.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h68)) begin
+            readback_data_var[ad_hi(12'h68)][3:0] = field_storage.TCP_KEEPALIVE_PROBES.count.value;
         end
-        if(rd_mux_addr == 12'h6c) begin
-            readback_data_var[31:0] = field_storage.TCP_HALF_OPEN_MAX.sessions.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h6c)) begin
+            readback_data_var[ad_hi(12'h6c)][31:0] = field_storage.TCP_HALF_OPEN_MAX.sessions.value;
         end
-        if(rd_mux_addr == 12'h70) begin
-            readback_data_var[3:0] = field_storage.TCP_SYN_RCVD_RETRIES.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h70)) begin
+            readback_data_var[ad_hi(12'h70)][3:0] = field_storage.TCP_SYN_RCVD_RETRIES.count.value;
         end
-        if(rd_mux_addr == 12'h80) begin
-            readback_data_var[31:0] = hwif_in.TCP_CURR_ESTAB.value.next;
+        if(ad_low(rd_mux_addr) == ad_low(12'h80)) begin
+            readback_data_var[ad_hi(12'h80)][31:0] = hwif_in.TCP_CURR_ESTAB.value.next;
         end
-        if(rd_mux_addr == 12'h84) begin
-            readback_data_var[31:0] = hwif_in.TCP_SESSIONS_IN_USE.value.next;
+        if(ad_low(rd_mux_addr) == ad_low(12'h84)) begin
+            readback_data_var[ad_hi(12'h84)][31:0] = hwif_in.TCP_SESSIONS_IN_USE.value.next;
         end
-        if(rd_mux_addr == 12'h100) begin
-            readback_data_var[31:0] = field_storage.ethInFrames.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h100)) begin
+            readback_data_var[ad_hi(12'h100)][31:0] = field_storage.ethInFrames.count.value;
         end
-        if(rd_mux_addr == 12'h104) begin
-            readback_data_var[31:0] = field_storage.ethInFcsErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h104)) begin
+            readback_data_var[ad_hi(12'h104)][31:0] = field_storage.ethInFcsErrors.count.value;
         end
-        if(rd_mux_addr == 12'h108) begin
-            readback_data_var[31:0] = field_storage.ethInOverflows.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h108)) begin
+            readback_data_var[ad_hi(12'h108)][31:0] = field_storage.ethInOverflows.count.value;
         end
-        if(rd_mux_addr == 12'h10c) begin
-            readback_data_var[31:0] = field_storage.ethInRunts.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h10c)) begin
+            readback_data_var[ad_hi(12'h10c)][31:0] = field_storage.ethInRunts.count.value;
         end
-        if(rd_mux_addr == 12'h110) begin
-            readback_data_var[31:0] = field_storage.ethInDstDrops.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h110)) begin
+            readback_data_var[ad_hi(12'h110)][31:0] = field_storage.ethInDstDrops.count.value;
         end
-        if(rd_mux_addr == 12'h114) begin
-            readback_data_var[31:0] = field_storage.ethInTypeDrops.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h114)) begin
+            readback_data_var[ad_hi(12'h114)][31:0] = field_storage.ethInTypeDrops.count.value;
         end
-        if(rd_mux_addr == 12'h118) begin
-            readback_data_var[31:0] = field_storage.arpInRequests.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h118)) begin
+            readback_data_var[ad_hi(12'h118)][31:0] = field_storage.arpInRequests.count.value;
         end
-        if(rd_mux_addr == 12'h11c) begin
-            readback_data_var[31:0] = field_storage.arpInReplies.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h11c)) begin
+            readback_data_var[ad_hi(12'h11c)][31:0] = field_storage.arpInReplies.count.value;
         end
-        if(rd_mux_addr == 12'h120) begin
-            readback_data_var[31:0] = field_storage.arpInErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h120)) begin
+            readback_data_var[ad_hi(12'h120)][31:0] = field_storage.arpInErrors.count.value;
         end
-        if(rd_mux_addr == 12'h124) begin
-            readback_data_var[31:0] = field_storage.arpOutRequests.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h124)) begin
+            readback_data_var[ad_hi(12'h124)][31:0] = field_storage.arpOutRequests.count.value;
         end
-        if(rd_mux_addr == 12'h128) begin
-            readback_data_var[31:0] = field_storage.arpOutReplies.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h128)) begin
+            readback_data_var[ad_hi(12'h128)][31:0] = field_storage.arpOutReplies.count.value;
         end
-        if(rd_mux_addr == 12'h12c) begin
-            readback_data_var[31:0] = field_storage.arpResolveFails.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h12c)) begin
+            readback_data_var[ad_hi(12'h12c)][31:0] = field_storage.arpResolveFails.count.value;
         end
-        if(rd_mux_addr == 12'h130) begin
-            readback_data_var[31:0] = field_storage.arpReplyDrops.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h130)) begin
+            readback_data_var[ad_hi(12'h130)][31:0] = field_storage.arpReplyDrops.count.value;
         end
-        if(rd_mux_addr == 12'h134) begin
-            readback_data_var[31:0] = field_storage.ipInReceives.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h134)) begin
+            readback_data_var[ad_hi(12'h134)][31:0] = field_storage.ipInReceives.count.value;
         end
-        if(rd_mux_addr == 12'h138) begin
-            readback_data_var[31:0] = field_storage.ipInHdrErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h138)) begin
+            readback_data_var[ad_hi(12'h138)][31:0] = field_storage.ipInHdrErrors.count.value;
         end
-        if(rd_mux_addr == 12'h13c) begin
-            readback_data_var[31:0] = field_storage.ipInAddrErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h13c)) begin
+            readback_data_var[ad_hi(12'h13c)][31:0] = field_storage.ipInAddrErrors.count.value;
         end
-        if(rd_mux_addr == 12'h140) begin
-            readback_data_var[31:0] = field_storage.ipInTruncatedPkts.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h140)) begin
+            readback_data_var[ad_hi(12'h140)][31:0] = field_storage.ipInTruncatedPkts.count.value;
         end
-        if(rd_mux_addr == 12'h144) begin
-            readback_data_var[31:0] = field_storage.ipReasmReqds.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h144)) begin
+            readback_data_var[ad_hi(12'h144)][31:0] = field_storage.ipReasmReqds.count.value;
         end
-        if(rd_mux_addr == 12'h148) begin
-            readback_data_var[31:0] = field_storage.ipInUnknownProtos.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h148)) begin
+            readback_data_var[ad_hi(12'h148)][31:0] = field_storage.ipInUnknownProtos.count.value;
         end
-        if(rd_mux_addr == 12'h14c) begin
-            readback_data_var[31:0] = field_storage.ipInDelivers.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h14c)) begin
+            readback_data_var[ad_hi(12'h14c)][31:0] = field_storage.ipInDelivers.count.value;
         end
-        if(rd_mux_addr == 12'h150) begin
-            readback_data_var[31:0] = field_storage.ipOutRequests.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h150)) begin
+            readback_data_var[ad_hi(12'h150)][31:0] = field_storage.ipOutRequests.count.value;
         end
-        if(rd_mux_addr == 12'h154) begin
-            readback_data_var[31:0] = field_storage.ipOutArpMisses.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h154)) begin
+            readback_data_var[ad_hi(12'h154)][31:0] = field_storage.ipOutArpMisses.count.value;
         end
-        if(rd_mux_addr == 12'h158) begin
-            readback_data_var[31:0] = field_storage.icmpInMsgs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h158)) begin
+            readback_data_var[ad_hi(12'h158)][31:0] = field_storage.icmpInMsgs.count.value;
         end
-        if(rd_mux_addr == 12'h15c) begin
-            readback_data_var[31:0] = field_storage.icmpInEchos.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h15c)) begin
+            readback_data_var[ad_hi(12'h15c)][31:0] = field_storage.icmpInEchos.count.value;
         end
-        if(rd_mux_addr == 12'h160) begin
-            readback_data_var[31:0] = field_storage.icmpInErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h160)) begin
+            readback_data_var[ad_hi(12'h160)][31:0] = field_storage.icmpInErrors.count.value;
         end
-        if(rd_mux_addr == 12'h164) begin
-            readback_data_var[31:0] = field_storage.icmpOutEchoReps.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h164)) begin
+            readback_data_var[ad_hi(12'h164)][31:0] = field_storage.icmpOutEchoReps.count.value;
         end
-        if(rd_mux_addr == 12'h168) begin
-            readback_data_var[31:0] = field_storage.icmpOutDestUnreachs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h168)) begin
+            readback_data_var[ad_hi(12'h168)][31:0] = field_storage.icmpOutDestUnreachs.count.value;
         end
-        if(rd_mux_addr == 12'h16c) begin
-            readback_data_var[31:0] = field_storage.icmpOutRateLimited.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h16c)) begin
+            readback_data_var[ad_hi(12'h16c)][31:0] = field_storage.icmpOutRateLimited.count.value;
         end
-        if(rd_mux_addr == 12'h170) begin
-            readback_data_var[31:0] = field_storage.icmpEchoDrops.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h170)) begin
+            readback_data_var[ad_hi(12'h170)][31:0] = field_storage.icmpEchoDrops.count.value;
         end
-        if(rd_mux_addr == 12'h174) begin
-            readback_data_var[31:0] = field_storage.udpInDatagrams.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h174)) begin
+            readback_data_var[ad_hi(12'h174)][31:0] = field_storage.udpInDatagrams.count.value;
         end
-        if(rd_mux_addr == 12'h178) begin
-            readback_data_var[31:0] = field_storage.udpNoPorts.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h178)) begin
+            readback_data_var[ad_hi(12'h178)][31:0] = field_storage.udpNoPorts.count.value;
         end
-        if(rd_mux_addr == 12'h17c) begin
-            readback_data_var[31:0] = field_storage.udpInErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h17c)) begin
+            readback_data_var[ad_hi(12'h17c)][31:0] = field_storage.udpInErrors.count.value;
         end
-        if(rd_mux_addr == 12'h180) begin
-            readback_data_var[31:0] = field_storage.udpInOverflows.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h180)) begin
+            readback_data_var[ad_hi(12'h180)][31:0] = field_storage.udpInOverflows.count.value;
         end
-        if(rd_mux_addr == 12'h184) begin
-            readback_data_var[31:0] = field_storage.udpOutDatagrams.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h184)) begin
+            readback_data_var[ad_hi(12'h184)][31:0] = field_storage.udpOutDatagrams.count.value;
         end
-        if(rd_mux_addr == 12'h188) begin
-            readback_data_var[31:0] = field_storage.udpOutErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h188)) begin
+            readback_data_var[ad_hi(12'h188)][31:0] = field_storage.udpOutErrors.count.value;
         end
-        if(rd_mux_addr == 12'h18c) begin
-            readback_data_var[31:0] = field_storage.hostRxFrames.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h18c)) begin
+            readback_data_var[ad_hi(12'h18c)][31:0] = field_storage.hostRxFrames.count.value;
         end
-        if(rd_mux_addr == 12'h190) begin
-            readback_data_var[31:0] = field_storage.hostTxFrames.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h190)) begin
+            readback_data_var[ad_hi(12'h190)][31:0] = field_storage.hostTxFrames.count.value;
         end
-        if(rd_mux_addr == 12'h194) begin
-            readback_data_var[31:0] = field_storage.tcpActiveOpens.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h194)) begin
+            readback_data_var[ad_hi(12'h194)][31:0] = field_storage.tcpActiveOpens.count.value;
         end
-        if(rd_mux_addr == 12'h198) begin
-            readback_data_var[31:0] = field_storage.tcpPassiveOpens.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h198)) begin
+            readback_data_var[ad_hi(12'h198)][31:0] = field_storage.tcpPassiveOpens.count.value;
         end
-        if(rd_mux_addr == 12'h19c) begin
-            readback_data_var[31:0] = field_storage.tcpAttemptFails.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h19c)) begin
+            readback_data_var[ad_hi(12'h19c)][31:0] = field_storage.tcpAttemptFails.count.value;
         end
-        if(rd_mux_addr == 12'h1a0) begin
-            readback_data_var[31:0] = field_storage.tcpEstabResets.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1a0)) begin
+            readback_data_var[ad_hi(12'h1a0)][31:0] = field_storage.tcpEstabResets.count.value;
         end
-        if(rd_mux_addr == 12'h1a4) begin
-            readback_data_var[31:0] = field_storage.tcpInSegs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1a4)) begin
+            readback_data_var[ad_hi(12'h1a4)][31:0] = field_storage.tcpInSegs.count.value;
         end
-        if(rd_mux_addr == 12'h1a8) begin
-            readback_data_var[31:0] = field_storage.tcpOutSegs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1a8)) begin
+            readback_data_var[ad_hi(12'h1a8)][31:0] = field_storage.tcpOutSegs.count.value;
         end
-        if(rd_mux_addr == 12'h1ac) begin
-            readback_data_var[31:0] = field_storage.tcpRetransSegs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1ac)) begin
+            readback_data_var[ad_hi(12'h1ac)][31:0] = field_storage.tcpRetransSegs.count.value;
         end
-        if(rd_mux_addr == 12'h1b0) begin
-            readback_data_var[31:0] = field_storage.tcpInErrs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1b0)) begin
+            readback_data_var[ad_hi(12'h1b0)][31:0] = field_storage.tcpInErrs.count.value;
         end
-        if(rd_mux_addr == 12'h1b4) begin
-            readback_data_var[31:0] = field_storage.tcpOutRsts.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1b4)) begin
+            readback_data_var[ad_hi(12'h1b4)][31:0] = field_storage.tcpOutRsts.count.value;
         end
-        if(rd_mux_addr == 12'h1b8) begin
-            readback_data_var[31:0] = field_storage.tcpInWindowDrops.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1b8)) begin
+            readback_data_var[ad_hi(12'h1b8)][31:0] = field_storage.tcpInWindowDrops.count.value;
         end
-        if(rd_mux_addr == 12'h1bc) begin
-            readback_data_var[31:0] = field_storage.tcpChallengeAcks.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1bc)) begin
+            readback_data_var[ad_hi(12'h1bc)][31:0] = field_storage.tcpChallengeAcks.count.value;
         end
-        if(rd_mux_addr == 12'h1c0) begin
-            readback_data_var[31:0] = field_storage.tcpInBadFlags.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1c0)) begin
+            readback_data_var[ad_hi(12'h1c0)][31:0] = field_storage.tcpInBadFlags.count.value;
         end
-        if(rd_mux_addr == 12'h1c4) begin
-            readback_data_var[31:0] = field_storage.tcpInOverflows.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1c4)) begin
+            readback_data_var[ad_hi(12'h1c4)][31:0] = field_storage.tcpInOverflows.count.value;
         end
-        if(rd_mux_addr == 12'h1c8) begin
-            readback_data_var[31:0] = field_storage.tcpAllocFails.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1c8)) begin
+            readback_data_var[ad_hi(12'h1c8)][31:0] = field_storage.tcpAllocFails.count.value;
         end
-        if(rd_mux_addr == 12'h1cc) begin
-            readback_data_var[31:0] = field_storage.tcpAppErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1cc)) begin
+            readback_data_var[ad_hi(12'h1cc)][31:0] = field_storage.tcpAppErrors.count.value;
         end
-        if(rd_mux_addr == 12'h1d0) begin
-            readback_data_var[31:0] = field_storage.tcpAppLenErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1d0)) begin
+            readback_data_var[ad_hi(12'h1d0)][31:0] = field_storage.tcpAppLenErrors.count.value;
         end
-        if(rd_mux_addr == 12'h1d4) begin
-            readback_data_var[31:0] = field_storage.tcpHalfOpenDrops.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1d4)) begin
+            readback_data_var[ad_hi(12'h1d4)][31:0] = field_storage.tcpHalfOpenDrops.count.value;
         end
-        if(rd_mux_addr == 12'h1d8) begin
-            readback_data_var[31:0] = field_storage.tcpMssClamped.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1d8)) begin
+            readback_data_var[ad_hi(12'h1d8)][31:0] = field_storage.tcpMssClamped.count.value;
         end
-        if(rd_mux_addr == 12'h1dc) begin
-            readback_data_var[31:0] = field_storage.tcpOutOfOrderSegs.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1dc)) begin
+            readback_data_var[ad_hi(12'h1dc)][31:0] = field_storage.tcpOutOfOrderSegs.count.value;
         end
-        if(rd_mux_addr == 12'h1e0) begin
-            readback_data_var[31:0] = field_storage.memErrors.count.value;
+        if(ad_low(rd_mux_addr) == ad_low(12'h1e0)) begin
+            readback_data_var[ad_hi(12'h1e0)][31:0] = field_storage.memErrors.count.value;
         end
-        readback_data = readback_data_var;
-        readback_done = decoded_req & ~decoded_req_is_wr;
+        readback_data_rt_c = readback_data_var;
+    end
+
+    logic [31:0] readback_data_rt[32];
+    logic readback_done_rt;
+    logic readback_err_rt;
+    logic [11:0] readback_addr_rt;
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            for(int i=0; i<32; i++) readback_data_rt[i] <= '0;
+            readback_done_rt <= '0;
+            readback_err_rt <= '0;
+            readback_addr_rt <= '0;
+        end else begin
+            readback_data_rt <= readback_data_rt_c;
+            readback_err_rt <= decoded_err;
+            readback_done_rt <= decoded_req & ~decoded_req_is_wr;
+            readback_addr_rt <= rd_mux_addr;
+        end
+    end
+
+
+
+    // readback stage 2
+    always_comb begin
+        readback_data = readback_data_rt[readback_addr_rt[11:7]];
+        readback_done = readback_done_rt;
         readback_err = '0;
     end
 
