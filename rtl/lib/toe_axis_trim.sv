@@ -4,7 +4,8 @@
 // s_len is forwarded whole with tuser[0] set on its last beat and pulses `short_frame`.
 // The last kept beat is held until the input frame really ends, so that tuser[0] of the
 // true last input beat (e.g. an FCS error) reaches the output's last beat.
-// A frame trimmed to 0 bytes leaves as one beat with tkeep = 0.
+// A frame trimmed to 0 bytes leaves as one beat with tkeep = 0. tkeep is contiguous from
+// byte 0 on every beat (AXI4-Stream packed bytes), as everywhere in the design.
 // Timing: one register stage on the data path (registered outputs), full throughput;
 // the input of a padded frame waits one cycle while the held beat leaves.
 module toe_axis_trim #(
@@ -39,16 +40,13 @@ module toe_axis_trim #(
 
   wire [15:0] remain = first_reg ? s_len : remain_reg;
   logic [W-1:0] keep_mask;
-  logic [15:0] nbytes;
-  always_comb begin
-    nbytes = '0;
-    for (int i = 0; i < W; i++) begin
-      keep_mask[i] = 16'(i) < remain;
-      nbytes += 16'(s_axis_tkeep[i]);
-    end
-  end
+  always_comb
+    for (int i = 0; i < W; i++) keep_mask[i] = 16'(i) < remain;
   wire reaches_len = remain <= 16'(W);          // this beat holds the last kept byte
-  wire too_short   = s_axis_tlast && nbytes < remain;
+  // the frame ends before its length: past this beat, or at a byte of it that should be
+  // kept and is not (tkeep is contiguous from byte 0: no byte count, no carry chain behind
+  // the input's tkeep)
+  wire too_short   = s_axis_tlast && (!reaches_len || (keep_mask & ~s_axis_tkeep) != '0);
 
   // The output register can take a beat unless it holds one that is not leaving.
   wire out_free = !out_valid_reg || (m_axis_tready && !held_reg);

@@ -33,7 +33,10 @@ module toe_fifo #(
 
   wire full  = (wr_ptr_reg - rd_ptr_reg) == (AW+1)'(DEPTH);
   wire write = s_valid && !full;
-  wire [AW:0] wr_ptr_inc = wr_ptr_reg + (AW+1)'(write);
+  // the write only selects the incremented pointer (its clock enable): s_valid comes late
+  // from the writer's logic, and does not go through the increment's carry chain
+  wire [AW:0] wr_ptr_plus1 = wr_ptr_reg + 1'b1;
+  wire [AW:0] wr_ptr_inc = write ? wr_ptr_plus1 : wr_ptr_reg;
   wire [AW:0] visible = FRAME ? commit_ptr_reg : wr_ptr_reg;
   wire read = (rd_ptr_reg != visible) && (!out_valid_reg || m_ready);
 
@@ -48,7 +51,7 @@ module toe_fifo #(
   end
 
   always_ff @(posedge clk) begin
-    wr_ptr_reg <= wr_ptr_inc;
+    if (write) wr_ptr_reg <= wr_ptr_plus1;
     if (FRAME) begin
       if (rewind) wr_ptr_reg <= commit_ptr_reg;
       else if (commit) commit_ptr_reg <= wr_ptr_inc;

@@ -160,9 +160,13 @@ module toe_ipv4_rx
   assign m_udp_axis_tvalid  = dm_tvalid[1];
   assign m_tcp_axis_tvalid  = dm_tvalid[2];
 
-  logic first_reg;
-  wire head = ck_tvalid && ck_tready && first_reg;
+  // A frame is counted (and answered) when its first beat is first offered, not when it is
+  // taken: the verdict then does not wait for the ready chain of the protocol behind the
+  // demux. The beat and its check stay on the output while they wait (AXI4-Stream).
+  logic first_reg, counted_reg;   // counted: the first beat on offer was counted already
+  wire head = ck_tvalid && first_reg && !counted_reg;
   always_ff @(posedge clk) begin
+    counted_reg            <= ck_tvalid && first_reg && !ck_tready;
     stat_in_receives       <= head || short_frame;
     stat_in_hdr_errors     <= (head && hdr_error) || short_frame;
     stat_in_addr_errors    <= head && !hdr_error && chk.addr_error;
@@ -178,6 +182,7 @@ module toe_ipv4_rx
     if (ck_tvalid && ck_tready) first_reg <= ck_tlast;
     if (rst) begin
       first_reg <= 1'b1;
+      counted_reg <= 1'b0;
       {stat_in_receives, stat_in_hdr_errors, stat_in_addr_errors, stat_reasm_reqds,
        stat_in_unknown_protos, stat_in_delivers, stat_in_truncated, unreach_valid} <= '0;
     end
