@@ -87,8 +87,9 @@ module toe_axis_hdr_extract #(
     return W'(both >> (LEN_GRAN * (int'(sh) / LEN_GRAN)));
   endfunction
 
-  // Bytes of the last input beat that land beyond the current output beat.
-  wire spill = |funnel_keep('0, s_axis_tkeep, s_reg);
+  // Bytes of the last input beat that land beyond the current output beat: its byte s_reg
+  // is kept (tkeep is contiguous from byte 0; one bit selected, not a shift and an OR).
+  wire spill = s_reg < SW'(W) && s_axis_tkeep[IW'(s_reg)];
 
   always_comb begin
     s_axis_tready = 1'b0;

@@ -13,8 +13,8 @@
 // total length is forwarded marked bad and counted (ipInTruncatedPkts), so the
 // consumer's frame FIFO drops it. A frame shorter than its header counts as a header error.
 // Timing: three register stages: after the header split; after the header checks (the
-// checksum's sum, the address, protocol and length checks); toe_axis_trim's. The checksum's
-// fold and the verdict sit between the last two.
+// checksum's sum in two halves, the address, protocol and length checks); toe_axis_trim's.
+// The halves' sum, the checksum's fold and the verdict sit between the last two.
 module toe_ipv4_rx
   import toe_pkg::*;
 #(
@@ -84,18 +84,22 @@ module toe_ipv4_rx
   assign h = ipv4_unpack(hdr_bytes[159:0]);
   wire [5:0] hl = {h.ihl, 2'b00};
 
-  // Header checksum over IHL*4 bytes: sum of the 16-bit words must fold to FFFF.
+  // Header checksum over IHL*4 bytes: sum of the 16-bit words must fold to FFFF. The words
+  // are summed in two halves (15 each: four adder levels, not five); the halves are added
+  // after the register, before the fold.
+  localparam int unsigned HALF = MAXB / 4;   // words per half
   logic [8*MAXB-1:0] hwords;
   always_comb
     for (int w = 0; w < MAXB / 2; w++)
       hwords[16*w +: 16] = w < 2 * int'(h.ihl) ? {hdr_bytes[16*w +: 8], hdr_bytes[16*w+8 +: 8]} : 16'd0;
-  logic [31:0] hsum;
-  toe_sum_tree #(.N(MAXB / 2), .IN_W(16), .OUT_W(32)) u_hsum (.terms(hwords), .sum(hsum));
+  logic [19:0] hsum_lo, hsum_hi;
+  toe_sum_tree #(.N(HALF), .IN_W(16), .OUT_W(20)) u_hsum_lo (.terms(hwords[0 +: 16*HALF]), .sum(hsum_lo));
+  toe_sum_tree #(.N(HALF), .IN_W(16), .OUT_W(20)) u_hsum_hi (.terms(hwords[16*HALF +: 16*HALF]), .sum(hsum_hi));
 
   // The checks, registered with the stream (the checksum's sum not yet folded).
   typedef struct packed {
     logic [159:0] raw_hdr;
-    logic [31:0]  hsum;
+    logic [19:0]  hsum_lo, hsum_hi;   // the header's two halves' sums
     logic         fields_bad;   // version, IHL, total length shorter than the header
     logic         addr_error, fragment, unknown, is_tcp, is_udp, bcast, plain;   // plain: IHL 5
     logic [15:0]  length;
@@ -106,7 +110,7 @@ module toe_ipv4_rx
     bcast = h.dst_ip == 32'hFFFF_FFFF || h.dst_ip == (cfg_ip | ~cfg_netmask);
     is_tcp = h.protocol == IP_PROTO_TCP;
     is_udp = h.protocol == IP_PROTO_UDP;
-    chk_in = '{raw_hdr: hdr_bytes[159:0], hsum: hsum,
+    chk_in = '{raw_hdr: hdr_bytes[159:0], hsum_lo: hsum_lo, hsum_hi: hsum_hi,
                fields_bad: h.version != 4'd4 || h.ihl < 4'd5 || h.total_len < 16'(hl),
                addr_error: !(h.dst_ip == cfg_ip || bcast) || cfg_ip == '0 || (is_tcp && bcast),
                fragment: h.flags[0] || h.frag_off != '0,
@@ -125,7 +129,7 @@ module toe_ipv4_rx
     .m_axis_tready(ck_tready), .m_axis_tlast(ck_tlast), .m_axis_tuser({chk, ck_tuser})
   );
 
-  wire hdr_error  = chk.fields_bad || csum_fold(chk.hsum) != 16'hFFFF;
+  wire hdr_error  = chk.fields_bad || csum_fold(32'(chk.hsum_lo) + 32'(chk.hsum_hi)) != 16'hFFFF;
   wire drop       = hdr_error || chk.addr_error || chk.fragment || chk.unknown;
   wire [1:0] sel  = chk.is_tcp ? 2'd2 : (chk.is_udp ? 2'd1 : 2'd0);
 

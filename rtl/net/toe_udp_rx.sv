@@ -97,7 +97,7 @@ module toe_udp_rx
     .s_axis_tdata(pl_tdata), .s_axis_tkeep(pl_tkeep), .s_axis_tvalid(pl_tvalid),
     .s_axis_tready(pl_tready), .s_axis_tlast(pl_tlast),
     .s_axis_tuser({seed_in, hdr_bytes, is_open, ipm, pl_tuser[0] | len_error}),
-    .s_len(len_error ? 16'd0 : uh.length - 16'd8),
+    .s_len(uh.length - 16'd8),   // a length error is marked bad on tuser[0]: its frame is dropped whole
     .m_axis_tdata(tr_tdata), .m_axis_tkeep(tr_tkeep), .m_axis_tvalid(tr_tvalid),
     .m_axis_tready(tr_tready), .m_axis_tlast(tr_tlast), .m_axis_tuser(tr_tuser),
     .short_frame()

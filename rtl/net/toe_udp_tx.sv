@@ -42,16 +42,16 @@ module toe_udp_tx
   assign meta = s_axis_tuser;
   wire take = s_axis_tvalid && s_axis_tready;
 
-  // Byte count and payload sum of the datagram being written.
-  logic first_reg;
+  // Byte count (0 at a datagram's start) and payload sum of the datagram being written.
   logic [15:0] count_reg;
   logic [15:0] nbytes;
   always_comb begin
     nbytes = '0;
     for (int i = 0; i < W; i++) nbytes += 16'(s_axis_tkeep[i]);
   end
-  wire [16:0] count_now = (first_reg ? 17'd0 : {1'b0, count_reg}) + {1'b0, nbytes};
-  wire bad = count_now != {1'b0, meta.length} || count_now > 17'(MAX_PAYLOAD);
+  wire [16:0] count_now = {1'b0, count_reg} + {1'b0, nbytes};
+  // too long is tested on the length it must equal: no compare behind the count's sum
+  wire bad = count_now != {1'b0, meta.length} || meta.length > 16'(MAX_PAYLOAD);
   logic [15:0] sum;
   toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
@@ -127,12 +127,9 @@ module toe_udp_tx
   always_ff @(posedge clk) begin
     stat_out_datagrams <= out_tvalid && out_tready && out_tlast;
     stat_out_errors <= drop_bad;
-    if (take) begin
-      first_reg <= s_axis_tlast;
-      count_reg <= count_now[15:0];
-    end
+    if (take) count_reg <= s_axis_tlast ? 16'd0 : count_now[15:0];
     if (rst) begin
-      first_reg <= 1'b1;
+      count_reg <= '0;
       stat_out_datagrams <= 1'b0;
       stat_out_errors <= 1'b0;
     end

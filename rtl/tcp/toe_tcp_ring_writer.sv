@@ -100,9 +100,8 @@ module toe_tcp_ring_writer
   logic over_reg;                  // the job's last input beat was not the frame's last
   logic [16:0] bursts_reg;         // bursts issued for this job
 
-  // tkeep of a frame's last beat when the frame is exactly the job's length
   wire [17:0] job_stream = 18'(job_reg.skip) + 18'(job_reg.length);   // frame bytes of the job
-  wire [W-1:0] last_keep = W'(last_beat_keep(17'(job_stream), W));
+  logic [W-1:0] last_keep_reg;     // tkeep of the frame's last beat when it is exactly the job's length
   wire [31:0] s_start = s_job.offset - 32'(s_job.skip);           // ring offset of frame byte 0
   wire [17:0] s_stream = 18'(s_job.skip) + 18'(s_job.length);
   wire [16:0] job_out_beats = 17'((18'(s_start[OW-1:0]) + s_stream + 18'(W - 1)) >> OW);
@@ -180,7 +179,7 @@ module toe_tcp_ring_writer
             in_ended_reg <= 1'b1;   // frame shorter than the job
             stat_len_err <= 1'b1;
           end
-          if (in_tlast && in_left_reg == 17'd1 && in_tkeep != last_keep)
+          if (in_tlast && in_left_reg == 17'd1 && in_tkeep != last_keep_reg)
             stat_len_err <= 1'b1;   // right number of beats, wrong bytes in the last one
           if (!in_tlast && in_left_reg == 17'd1) over_reg <= 1'b1;
         end
@@ -198,6 +197,7 @@ module toe_tcp_ring_writer
     // a job taken (idle, or at the last beat of the one before): its first burst next
     if (job_take) begin
       job_reg <= s_job;
+      last_keep_reg <= W'(last_beat_keep(17'(s_stream), W));
       lane_reg <= s_start[OW-1:0];
       word_reg <= s_start[OW +: RW];
       out_left_reg <= job_out_beats;
