@@ -4,7 +4,8 @@
 // is held in a store-and-forward FIFO while its checksum is summed, then leaves with the
 // UDP header (checksum over pseudo-header, header and payload) in front.
 // Dropped and counted (udpOutErrors): a payload whose byte count differs from
-// meta.length, or longer than MAX_PAYLOAD (no fragmentation).
+// meta.length, longer than MAX_PAYLOAD (no fragmentation), or not packed (a beat before
+// the last that is not full).
 // Output: IP payload with ip_tx_meta_t on tuser[IP_TX_META_W:1], through a register slice
 // (the header's checksum and the insert's funnel are not in front of IPv4 TX's next-hop
 // choice).
@@ -42,16 +43,23 @@ module toe_udp_tx
   assign meta = s_axis_tuser;
   wire take = s_axis_tvalid && s_axis_tready;
 
-  // Byte count (0 at a datagram's start) and payload sum of the datagram being written.
-  logic [15:0] count_reg;
-  logic [15:0] nbytes;
-  always_comb begin
-    nbytes = '0;
-    for (int i = 0; i < W; i++) nbytes += 16'(s_axis_tkeep[i]);
-  end
-  wire [16:0] count_now = {1'b0, count_reg} + {1'b0, nbytes};
-  // too long is tested on the length it must equal: no compare behind the count's sum
-  wire bad = count_now != {1'b0, meta.length} || meta.length > 16'(MAX_PAYLOAD);
+  // Length check without a byte count's sum: streams are packed (every beat full but the
+  // last), so the full beats before the last one are counted (beats_reg, and beats_reg + 1
+  // beside it), and meta.length's high bits are compared with that count while its low
+  // bits are compared, as a keep mask, with the last beat's tkeep. A non-last beat that is
+  // not full marks the datagram bad (partial_reg).
+  localparam int unsigned LW = $clog2(W);
+  logic [15-LW:0] beats_reg, beats_next_reg;
+  logic partial_reg;
+  wire full = &s_axis_tkeep;
+  wire [15-LW:0] len_beats = meta.length[15:LW];
+  wire [LW-1:0] len_tail = meta.length[LW-1:0];
+  logic [W-1:0] tail_keep;   // the tkeep of a last beat of len_tail bytes
+  always_comb for (int i = 0; i < W; i++) tail_keep[i] = LW'(i) < len_tail;
+  wire length_ok = full ? len_tail == '0 && len_beats == beats_next_reg
+                        : len_beats == beats_reg && s_axis_tkeep == tail_keep;
+  // too long is tested on the length it must equal
+  wire bad = partial_reg || !length_ok || meta.length > 16'(MAX_PAYLOAD);
   logic [15:0] sum;
   toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
@@ -127,9 +135,15 @@ module toe_udp_tx
   always_ff @(posedge clk) begin
     stat_out_datagrams <= out_tvalid && out_tready && out_tlast;
     stat_out_errors <= drop_bad;
-    if (take) count_reg <= s_axis_tlast ? 16'd0 : count_now[15:0];
+    if (take) begin
+      beats_reg <= s_axis_tlast ? '0 : beats_next_reg;
+      beats_next_reg <= s_axis_tlast ? (16-LW)'(1) : beats_next_reg + 1'b1;
+      partial_reg <= !s_axis_tlast && (partial_reg || !full);
+    end
     if (rst) begin
-      count_reg <= '0;
+      beats_reg <= '0;
+      beats_next_reg <= (16-LW)'(1);
+      partial_reg <= 1'b0;
       stat_out_datagrams <= 1'b0;
       stat_out_errors <= 1'b0;
     end

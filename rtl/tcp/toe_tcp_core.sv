@@ -756,6 +756,9 @@ module toe_tcp_core
     logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
     reasm_rel_t  reasm_rel;            // reasm_place's compares (the first half)
     logic        in_order, ooo_ahead, fin_at_nxt;
+    logic        past_adv;             // the segment ends past the window
+    logic        seg_short;            // SEG.LEN < MSS
+    logic        ooo0_at_end;          // interval 0 ends at the segment's end
     logic        rd_wake_ack;          // a read opened the window by a step (EV_RD_WAKE)
     logic        tmr_due, dack_due, retry_max, retry_give_up, probes_max, data_waiting, wants_window;
     logic        tmr_fires, dack_fires;  // a live session's timer / delayed ACK is due
@@ -867,6 +870,9 @@ module toe_tcp_core
     pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && pre.wnd != '0;
     pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd;
     pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;
+    pre.past_adv = seg_past_adv;
+    pre.seg_short = g.length < s.mss;
+    pre.ooo0_at_end = s.ooo[0].hi == seg_end_reg;
     pre.rd_wake_ack = pre.wnd < (RING >> 1) && adv_edge_of(s, rx_read_p, s.rcv_nxt) != s.rcv_adv;
     pre.tmr_due = seq_le(s.tmr_at, now_us);
     pre.dack_due = seq_le(s.dack_at, now_us);
@@ -903,22 +909,32 @@ module toe_tcp_core
   always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
   // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
   // out-of-order intervals (reasm_place: its compares in the pre stage, reasm_rel; the
-  // choice on them here, reasm_merge) and what follows from it
+  // choice on them here, reasm_merge) and what follows from it. ack_at_once and
+  // fin_at_reasm hold for an in-order segment (pre.in_order), the only case that reads
+  // them, and are taken from the pre stage's bits, not from the run's ends: in order the
+  // run starts at RCV.NXT and is not empty, and every stored interval lies past RCV.NXT. So
+  // the segment is taken whole (take = SEG.LEN, nothing joined) exactly when it starts at
+  // RCV.NXT, ends inside the window and no interval starts at or before its end (rel.right:
+  // one that starts before the end stops the run, one that starts at it joins); and
+  // RCV.NXT then ends at the segment's end exactly when interval 0 does (one joined) or
+  // the window does not cut it (none joined).
   typedef struct packed {
     reasm_t      reasm;
     logic [15:0] skip;                 // bytes before the new part
     logic [31:0] take;                 // new bytes taken
-    logic        trimmed, take_short, ooo_store, fin_at_reasm;
+    logic        ack_at_once;          // in order: not taken whole, or shorter than MSS
+    logic        ooo_store;
+    logic        fin_at_reasm;         // in order: RCV.NXT after the segment is its end
   } place_t;
   place_t place, place_reg;
   always_comb begin
     place.reasm = reasm_merge(pre_reg.reasm_rel, s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
     place.skip = 16'(place.reasm.lo - g.seq);
     place.take = place.reasm.hi - place.reasm.lo;
-    place.trimmed = s.rcv_nxt != g.seq || place.take != 32'(g.length) || place.reasm.joined != '0;
-    place.take_short = place.take < 32'(s.mss);
+    place.ack_at_once = !pre_reg.at_rcv_nxt || pre_reg.past_adv || pre_reg.reasm_rel.right != '0 ||
+                        pre_reg.seg_short;
     place.ooo_store = pre_reg.ooo_ahead && place.reasm.store;
-    place.fin_at_reasm = seg_end_reg == place.reasm.rcv_nxt;
+    place.fin_at_reasm = pre_reg.reasm_rel.right != '0 ? pre_reg.ooo0_at_end : !pre_reg.past_adv;
   end
   always_ff @(posedge clk) if (state_reg == ST_PRE2) place_reg <= place;
   // the engines' values the executing event uses (the post stage passes them on)
@@ -980,7 +996,7 @@ module toe_tcp_core
   step_t step_ack;
   always_comb begin
     reasm_t reasm;
-    logic stop, fin_acked, trimmed;
+    logic stop, fin_acked;
     tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
     dack_t dack;
@@ -988,7 +1004,6 @@ module toe_tcp_core
     step_t r;
     r = step_init;
     r.do_steer = 1'b1;
-    trimmed = 1'b0;
     reasm = place_reg.reasm;
     took = 1'b0;
     dack = '0;
@@ -1071,9 +1086,8 @@ module toe_tcp_core
           r.rxw.reassembled = 16'(reasm.joined);
           r.ns.rcv_nxt = reasm.rcv_nxt;
           r.ns.ooo = reasm.set;
-          trimmed = place_reg.trimmed;
           took = 1'b1;
-          dack = delayed_ack(r.ns, place_reg.take_short || trimmed, now_us, cfg_delack_us);
+          dack = delayed_ack(r.ns, place_reg.ack_at_once, now_us, cfg_delack_us);
           {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
         end else begin
           // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
@@ -2012,6 +2026,15 @@ module toe_tcp_core
     assert (found_reg == (lookup_found_reg && tuple_of(rd_sess) ==
                           tuple_t'{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
       else $error("toe_tcp_core: session %0d tuple check at the start differs from the record", sid_reg);
+  // the place stage's bits for an in-order segment, from the pre stage, are what the run's
+  // ends give: not taken whole (or short), and RCV.NXT after it at its end
+  always @(posedge clk) if (!rst && state_reg == ST_PRE2 && pre_reg.in_order && pre_reg.payload) begin
+    assert (place.ack_at_once == (s.rcv_nxt != g.seq || place.take != 32'(g.length) ||
+                                  place.reasm.joined != '0 || place.take < 32'(s.mss)))
+      else $error("toe_tcp_core: session %0d place stage's ack_at_once differs from the run's", sid_reg);
+    assert (place.fin_at_reasm == (seg_end_reg == place.reasm.rcv_nxt))
+      else $error("toe_tcp_core: session %0d place stage's fin_at_reasm differs from the run's", sid_reg);
+  end
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))

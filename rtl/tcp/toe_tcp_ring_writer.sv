@@ -7,7 +7,8 @@
 // are shifted to the address lanes, strobed, and cut into INCR bursts that never cross a
 // BURST_BYTES boundary (so never the ring's end, nor a 4 KB page). A job completes on
 // m_done (in job order) once every burst of it has its write response; a 0-length job
-// is a marker that completes in order without touching memory.
+// is a marker that completes in order without touching memory. m_done comes from a
+// register slice (a cycle after the last response).
 // A frame shorter than its job is zero-filled, a longer one is cut (the RX side trims a
 // segment at the window's right edge this way); both pulse stat_len_err
 // (also when only the last beat's tkeep disagrees with the job's length).
@@ -114,7 +115,7 @@ module toe_tcp_ring_writer
   wire [8:0] burst = left_least ? 9'(out_left_reg) : to_boundary <= 17'(IN_BEATS) ? 9'(to_boundary) : 9'(IN_BEATS);
 
   // The pending-completion FIFO: {job, bursts}; sized for the bursts a job can make.
-  logic pend_ready, pend_valid, pend_push;
+  logic pend_ready, pend_valid, pend_push, done_take;
   tcp_ring_job_t pend_job;
   logic [16:0] pend_bursts;
   logic [16:0] b_count_reg;
@@ -228,16 +229,24 @@ module toe_tcp_ring_writer
     .clk, .rst,
     .s_data(pend_data_reg),
     .s_valid(pend_push_reg), .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0),
-    .m_data({pend_job, pend_bursts}), .m_valid(pend_valid), .m_ready(m_done_valid && m_done_ready),
+    .m_data({pend_job, pend_bursts}), .m_valid(pend_valid), .m_ready(done_take),
     .uncommitted()
   );
   assign m_axi_bready = 1'b1;
   wire [16:0] b_have = b_count_reg + 17'(m_axi_bvalid);
-  assign m_done_valid = pend_valid && b_count_reg >= pend_bursts;
-  assign m_done = pend_job;
+  // a job is done once its bursts' responses are counted; it leaves through a register
+  // slice, so the count's compare is not in front of the consumer's choice
+  wire done_valid = pend_valid && b_count_reg >= pend_bursts;
+  logic done_ready;
+  assign done_take = done_valid && done_ready;
+  toe_skid_buffer #(.WIDTH(TCP_RING_JOB_W)) u_done (
+    .clk, .rst,
+    .s_data(pend_job), .s_valid(done_valid), .s_ready(done_ready),
+    .m_data(m_done), .m_valid(m_done_valid), .m_ready(m_done_ready)
+  );
   always_ff @(posedge clk) begin
-    b_count_reg <= b_have - ((m_done_valid && m_done_ready) ? pend_bursts : 17'd0);
-    pend_count_reg <= pend_count_reg + 5'(pend_push) - 5'(m_done_valid && m_done_ready);
+    b_count_reg <= b_have - (done_take ? pend_bursts : 17'd0);
+    pend_count_reg <= pend_count_reg + 5'(pend_push) - 5'(done_take);
     if (rst) begin
       b_count_reg <= '0;
       pend_count_reg <= '0;

@@ -45,7 +45,10 @@ class AxisSource:
         cocotb.start_soon(self._run())
 
     def send_nowait(self, data, tuser=0, **extra):
-        self.queue.append((bytes(data), tuser, extra))
+        """data: the frame's bytes, cut into full beats; or a list of beats' bytes, sent as
+        given (for frames that break the packing rule)."""
+        self.queue.append(([bytes(c) for c in data] if isinstance(data, list) else bytes(data),
+                           tuser, extra))
         self.idle_event.clear()
 
     async def send(self, data, tuser=0, **extra):
@@ -71,7 +74,8 @@ class AxisSource:
                 for name, value in extra.items():
                     self.extra[name].value = value
                 w = self.width
-                chunks = [data[i:i + w] for i in range(0, len(data), w)] or [b""]
+                chunks = data if isinstance(data, list) else \
+                    [data[i:i + w] for i in range(0, len(data), w)] or [b""]
                 for i, c in enumerate(chunks):
                     beats.append((c, i == len(chunks) - 1, tuser))
             # A beat once offered stays offered until taken (AXI-Stream); pauses fall

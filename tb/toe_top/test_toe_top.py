@@ -286,12 +286,28 @@ async def udp_both_ways(dut):
         out = await t.expect()
         assert out[UDP].sport == 5000 and out[UDP].dport == 6000 and out[IP].dst == PEER_IP
         assert bytes(out[UDP].payload) == payload and checksums_ok(out)
-    # A wrong length from the application is dropped and counted.
-    before = await t.counters()
-    await t.app_tx.send(b"12345", tuser=udp_meta(PEER_IP, 6000, 5000, 9))
-    await t.tb.cycles(200)
-    assert t.mac_tx.empty()
-    assert delta(before, await t.counters()) == {"udpOutErrors": 1}
+    # A wrong length from the application, a datagram longer than MTU - 28, or one that is
+    # not packed (a beat before the last not full) is dropped and counted; the next good one
+    # goes out.
+    w = t.app_tx.width
+    bad_sends = [
+        (b"12345", 9),                                # 5 bytes, says 9
+        (bytes(w + 3), 3),                            # one full beat too many
+        (bytes(2 * w), 2 * w - 1),                    # one byte too many, in a full beat
+        (bytes(2 * w), 2 * w + 1),                    # one byte short
+        (bytes(1473), 1473),                          # consistent, but over MAX_PAYLOAD
+        ([bytes(w - 1), bytes(2)], w + 1),            # not packed: right total, short first beat
+    ]
+    for data, length in bad_sends:
+        before = await t.counters()
+        await t.app_tx.send(data, tuser=udp_meta(PEER_IP, 6000, 5000, length))
+        await t.tb.cycles(400)
+        assert t.mac_tx.empty(), (length, "sent")
+        assert delta(before, await t.counters()) == {"udpOutErrors": 1}, length
+    payload = bytes(range(2 * w + 5))
+    await t.app_tx.send(payload, tuser=udp_meta(PEER_IP, 6000, 5000, len(payload)))
+    out = await t.expect()
+    assert bytes(out[UDP].payload) == payload and checksums_ok(out)
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
