@@ -93,11 +93,14 @@ module toe_tcp_ring_writer
   logic [OW-1:0] lane_reg;         // offset % W
   logic [RW-1:0] word_reg;         // ring word of the next output beat
   logic [16:0] out_left_reg;       // output beats left in the job
+  logic out_one_reg;               // out_left_reg == 1
   logic [16:0] in_left_reg;        // input beats left to take
   logic [8:0] burst_left_reg;      // beats left in the current burst
   logic [17:0] byte_pos_reg;       // relative byte index of lane 0 of the next output beat
   logic [DATA_W-1:0] prev_reg;
-  logic in_ended_reg;              // the frame ended early: zero-fill the rest
+  logic need_in_reg;               // input beats left to take and the frame not ended early
+                                   // (else zero-fill the rest); kept, not compared from in_left_reg
+  logic in_one_reg;                // in_left_reg == 1
   logic over_reg;                  // the job's last input beat was not the frame's last
   logic [16:0] bursts_reg;         // bursts issued for this job
 
@@ -122,8 +125,7 @@ module toe_tcp_ring_writer
   logic [4:0] pend_count_reg;      // jobs in the pending-completion FIFO (16 deep) and its input register
 
   // ---- data path: shift the input to the address lanes ----
-  wire need_in = in_left_reg != '0 && !in_ended_reg;
-  wire [DATA_W-1:0] cur = need_in ? in_tdata : '0;
+  wire [DATA_W-1:0] cur = need_in_reg ? in_tdata : '0;
   wire [2*DATA_W-1:0] both = {cur, prev_reg};
   assign m_axi_wdata = DATA_W'(both >> (8 * (W - int'(lane_reg))));
   always_comb begin
@@ -133,11 +135,11 @@ module toe_tcp_ring_writer
       m_axi_wstrb[l] = b >= 18'(lane_reg) + 18'(job_reg.skip) && b < 18'(lane_reg) + job_stream;
     end
   end
-  assign m_axi_wvalid = state_reg == ST_DATA && (!need_in || in_tvalid);
+  assign m_axi_wvalid = state_reg == ST_DATA && (!need_in_reg || in_tvalid);
   assign m_axi_wlast = burst_left_reg == 9'd1;
   wire w_take = m_axi_wvalid && m_axi_wready;
   // the job's frame ends with its last beat (no longer frame left to cut and drain)
-  wire frame_ends = !(over_reg || (need_in && !in_tlast && in_left_reg == 17'd1));
+  wire frame_ends = !(over_reg || (need_in_reg && !in_tlast && in_one_reg));
 
   // A job is taken when the writer is idle, or in the cycle the last beat of the job
   // before it is written (that job's completion is queued in the same cycle: room for two,
@@ -146,14 +148,14 @@ module toe_tcp_ring_writer
   wire job_next = job_end_data && frame_ends && s_job.length != '0 && pend_count_reg <= 5'd14;
   assign s_job_ready = (state_reg == ST_IDLE && pend_count_reg <= 5'd15) || job_next;
   wire job_take = s_job_valid && s_job_ready;
-  assign in_tready = (state_reg == ST_DATA && need_in && m_axi_wready) || state_reg == ST_DRAIN;
+  assign in_tready = (state_reg == ST_DATA && need_in_reg && m_axi_wready) || state_reg == ST_DRAIN;
 
   // A burst is requested only once every input beat it takes is in the FIFO (or the
   // frame's end is, for a frame shorter than its job), so W never waits on the source: at
   // least as many as the fewest of the burst's length and the input beats left, i.e. at
   // least as many as one of them (each compared with the count at once).
   wire [16:0] in_count = 17'(in_count_reg);
-  wire burst_here = !need_in || in_lasts_reg != '0 || in_count >= out_left_reg || in_count >= to_boundary ||
+  wire burst_here = !need_in_reg || in_lasts_reg != '0 || in_count >= out_left_reg || in_count >= to_boundary ||
                     in_count >= 17'(IN_BEATS) || in_count >= in_left_reg;
   assign m_axi_awvalid = state_reg == ST_ADDR && burst_here;
   assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
@@ -172,19 +174,19 @@ module toe_tcp_ring_writer
         word_reg <= word_reg + 1'b1;
         byte_pos_reg <= byte_pos_reg + 18'(W);
         out_left_reg <= out_left_reg - 1'b1;
+        out_one_reg <= out_left_reg == 17'd2;
         burst_left_reg <= burst_left_reg - 1'b1;
         prev_reg <= cur;
-        if (need_in) begin
+        if (need_in_reg) begin
           in_left_reg <= in_left_reg - 1'b1;
-          if (in_tlast && in_left_reg != 17'd1) begin
-            in_ended_reg <= 1'b1;   // frame shorter than the job
-            stat_len_err <= 1'b1;
-          end
-          if (in_tlast && in_left_reg == 17'd1 && in_tkeep != last_keep_reg)
+          in_one_reg <= in_left_reg == 17'd2;
+          need_in_reg <= !in_one_reg && !in_tlast;
+          if (in_tlast && !in_one_reg) stat_len_err <= 1'b1;   // frame shorter than the job: zero-filled
+          if (in_tlast && in_one_reg && in_tkeep != last_keep_reg)
             stat_len_err <= 1'b1;   // right number of beats, wrong bytes in the last one
-          if (!in_tlast && in_left_reg == 17'd1) over_reg <= 1'b1;
+          if (!in_tlast && in_one_reg) over_reg <= 1'b1;
         end
-        if (out_left_reg == 17'd1) begin
+        if (out_one_reg) begin
           // a frame longer than its job: cut the rest
           if (!frame_ends) begin
             state_reg <= ST_DRAIN;
@@ -202,19 +204,24 @@ module toe_tcp_ring_writer
       lane_reg <= s_start[OW-1:0];
       word_reg <= s_start[OW +: RW];
       out_left_reg <= job_out_beats;
+      out_one_reg <= job_out_beats == 17'd1;
       in_left_reg <= job_in_beats;
       byte_pos_reg <= '0;
       prev_reg <= '0;
-      in_ended_reg <= 1'b0;
+      need_in_reg <= s_stream != '0;
+      in_one_reg <= s_stream != '0 && s_stream <= 18'(W);
       over_reg <= 1'b0;
       bursts_reg <= '0;
       if (s_job.length != '0) state_reg <= ST_ADDR;
     end
-    if (rst) state_reg <= ST_IDLE;
+    if (rst) begin
+      state_reg <= ST_IDLE;
+      need_in_reg <= 1'b0;
+    end
   end
 
   // ---- completions: a job is pushed when its last beat (or the marker) is sent ----
-  assign job_end_data = state_reg == ST_DATA && w_take && out_left_reg == 17'd1;
+  assign job_end_data = state_reg == ST_DATA && w_take && out_one_reg;
   assign job_marker = state_reg == ST_IDLE && job_take && s_job.length == '0;
   assign pend_push = job_end_data || job_marker;
   // pushed a cycle later from a register (pend_count_reg counts it from the push on)
@@ -260,8 +267,13 @@ module toe_tcp_ring_writer
                       next_burst(32'(word_reg), out_left_reg, DATA_W)))
       else $error("toe_tcp_ring_writer: burst length differs from next_burst");
   end
+  // the kept flags agree with the counts they stand for
+  always @(posedge clk) if (!rst && state_reg != ST_IDLE)
+    assert (out_one_reg == (out_left_reg == 17'd1) && in_one_reg == (in_left_reg == 17'd1) &&
+            (!need_in_reg || in_left_reg != '0))
+      else $error("toe_tcp_ring_writer: a kept flag differs from its count");
   // Inside a burst the W channel never waits on the source: its beats were all here.
-  always @(posedge clk) if (!rst && state_reg == ST_DATA && need_in)
+  always @(posedge clk) if (!rst && state_reg == ST_DATA && need_in_reg)
     assert (in_tvalid) else $error("toe_tcp_ring_writer: W waits for input inside a burst");
   // A job is taken only with room for its completion (also the one taken at the last beat
   // of the job before, whose completion is queued in the same cycle).

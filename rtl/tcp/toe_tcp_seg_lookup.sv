@@ -79,14 +79,19 @@ module toe_tcp_seg_lookup
   );
 
   wire taken = m_seg_valid && m_seg_ready;
+  // a new session taken by the core leaves the count a cycle later (registered, so the
+  // core's choice is not in front of the sum): the count errs on the safe side for a cycle
+  logic taken_new_reg;
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
     room_reg <= half_open + allocs_reg < cap;
+    taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
                              - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp_new)
-                             - (SID_W+1)'(taken && m_seg.is_new);
+                             - (SID_W+1)'(taken_new_reg);
     if (rst) begin
       held_reg <= '0;
+      taken_new_reg <= 1'b0;
       allocs_reg <= '0;
       room_reg <= 1'b0;
     end

@@ -22,7 +22,7 @@
 // such SYNs are refused and counted, and the SYN flood cap bounds what they hold.
 // Listen requests go to toe_listen_table.
 // Pipeline: a request is taken into READ (rows read), then CMP (each way compared with the
-// tuple), then PICK (the hit or the free way chosen, the write, the answer); the answer
+// tuple, the free way of the less loaded row chosen), then PICK (the hit or the free way chosen, the write, the answer); the answer
 // comes 4 cycles after acceptance, in request order, with the request's tag.
 // Lookups without alloc only read, and are taken one per cycle back to back. A request
 // that writes (alloc, OPEN, RELEASE) is taken only into an empty pipeline and holds it
@@ -157,19 +157,36 @@ module toe_tcp_session_table
     .uncommitted()
   );
 
-  // ---- CMP: each way against the tuple, registered ----
-  logic [NW-1:0] match, pick_match, pick_vacant;
+  // ---- CMP: each way against the tuple, and where a new tuple would go; registered ----
+  logic [NW-1:0] match, pick_match;
   logic [SW-1:0] pick_sid [NW];
   always_comb
     for (int w = 0; w < NW; w++)
       match[w] = rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip &&
                  rd_entry[w].remote_port == cmp_req.rport && rd_entry[w].local_port == cmp_req.lport;
-  always_ff @(posedge clk)
+  // the less loaded row (a full row counts as fully loaded; both full: none); the first
+  // vacant way of the chosen row
+  logic [NW-1:0] free_way, pick_free_way;   // one-hot or zero
+  always_comb begin
+    logic [WAYS-1:0] vac [HALVES];
+    logic [$clog2(WAYS+1)-1:0] n_vac [HALVES];
+    logic right;
+    for (int h = 0; h < HALVES; h++) begin
+      for (int w = 0; w < WAYS; w++) vac[h][w] = !rd_entry[h * WAYS + w].valid;
+      n_vac[h] = '0;
+      for (int w = 0; w < WAYS; w++) n_vac[h] += vac[h][w];
+    end
+    right = n_vac[1] > n_vac[0];
+    free_way = '0;
+    free_way[(right ? WAYS : 0) +: WAYS] = (right ? vac[1] : vac[0]) & -(right ? vac[1] : vac[0]);
+  end
+  always_ff @(posedge clk) begin
     for (int w = 0; w < NW; w++) begin
       pick_match[w] <= match[w];
-      pick_vacant[w] <= !rd_entry[w].valid;
       pick_sid[w] <= rd_entry[w].session;
     end
+    pick_free_way <= free_way;
+  end
 
   // ---- PICK: the hit, or where a new tuple would go ----
   // A tuple is in at most one way (asserted below), so the hit's id is an OR of the ways.
@@ -179,23 +196,7 @@ module toe_tcp_session_table
     hit_sid = '0;
     for (int w = 0; w < NW; w++) hit_sid |= pick_match[w] ? pick_sid[w] : '0;
   end
-  // the less loaded row (a full row counts as fully loaded; both full: none); the first
-  // vacant way of the chosen row
-  logic [NW-1:0] free_way;   // one-hot or zero
-  always_comb begin
-    logic [WAYS-1:0] vac [HALVES];
-    logic [$clog2(WAYS+1)-1:0] n_vac [HALVES];
-    logic right;
-    for (int h = 0; h < HALVES; h++) begin
-      vac[h] = pick_vacant[h * WAYS +: WAYS];
-      n_vac[h] = '0;
-      for (int w = 0; w < WAYS; w++) n_vac[h] += vac[h][w];
-    end
-    right = n_vac[1] > n_vac[0];
-    free_way = '0;
-    free_way[(right ? WAYS : 0) +: WAYS] = (right ? vac[1] : vac[0]) & -(right ? vac[1] : vac[0]);
-  end
-  wire can_alloc = free_way != '0 && pool_out_valid;
+  wire can_alloc = pick_free_way != '0 && pool_out_valid;
   wire want_new = pick_req.op == TAB_OPEN ? !hit :
                   (pick_req.op == TAB_LOOKUP && !hit && pick_req.alloc && pick_listening);
   // an OPEN whose tuple is taken tries the next ephemeral port: back to READ
@@ -223,7 +224,7 @@ module toe_tcp_session_table
       pool_in = SW'(init_reg);
     end else if (pick_valid) begin
       if (want_new && can_alloc) begin
-        way_we = free_way;
+        way_we = pick_free_way;
         pool_pop = 1'b1;
       end
       if (pick_req.op == TAB_RELEASE && hit && hit_sid == pick_req.sid) begin
