@@ -523,11 +523,16 @@ module toe_tcp_core
   tuple_t tuple_ram_reg, tuple_wr_reg;
   logic tuple_fwd_reg;
   wire [SW-1:0] tuple_rd_addr = pick_valid_reg ? pick_sid_reg : grant_sid;
+  // the write's address against every kind's session at once, then the grant selects: the
+  // compare is not behind the pick
+  logic [N_EV-1:0] ev_written;
+  always_comb for (int i = 0; i < N_EV; i++) ev_written[i] = ev_sid[i] == wr_addr;
+  wire tuple_rd_written = pick_valid_reg ? wr_addr == pick_sid_reg : (ev_grant & ev_written) != '0;
   always_ff @(posedge clk) begin
     if (wr_en) tuple_mem[wr_addr] <= tuple_of(wr_sess);
     tuple_ram_reg <= tuple_mem[tuple_rd_addr];
     tuple_wr_reg <= tuple_of(wr_sess);
-    tuple_fwd_reg <= wr_en && wr_addr == tuple_rd_addr;
+    tuple_fwd_reg <= wr_en && tuple_rd_written;
   end
   // The two candidates (the record written in this cycle, and the RAM's with the last
   // cycle's write forwarded) are compared with the segment side by side and the verdict
