@@ -994,6 +994,11 @@ module toe_tcp_core
     y.end_tag = 3'(NOTIF_CLOSED);
     return y;
   endfunction
+  // The record's state as the slow step and the tail read it: kept in ST_PRE2 (the record
+  // stays through ST_TAIL), so their many state compares start at a flip-flop, not behind
+  // the record read's forward (the fast path, in ST_PRE, does not read it)
+  tcp_state_e exec_state_reg;
+  always_ff @(posedge clk) if (state_reg == ST_PRE2) exec_state_reg <= s.state;
   // The ACK of a segment in a synchronized state (and SYN-RCVD) that is acceptable, has ACK
   // and neither RST nor SYN (RFC 9293 3.10.7.4 from the ACK field on): the ACK, the payload
   // and the FIN. It is computed apart from the step's other cases, which choose it
@@ -1017,8 +1022,8 @@ module toe_tcp_core
     ack_kind = pre_reg.ack_kind;
     // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else
     // `stop` below): the ACK step sets it, the payload and FIN steps start from it
-    st_ack = s.state;
-    unique case (s.state)
+    st_ack = exec_state_reg;
+    unique case (exec_state_reg)
       SYN_RCVD: st_ack = ESTABLISHED;
       FIN_WAIT_1: if (pre_reg.fin_acked) st_ack = FIN_WAIT_2;
       CLOSING: if (pre_reg.fin_acked) st_ack = TIME_WAIT;
@@ -1026,7 +1031,7 @@ module toe_tcp_core
       default: ;
     endcase
     // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
-    if (s.state == SYN_RCVD) begin
+    if (exec_state_reg == SYN_RCVD) begin
       if (ack_kind == ACK_NEW) begin
         r.do_notif = 1'b1;
         r.notif_kind = NOTIF_NEW;
@@ -1058,7 +1063,7 @@ module toe_tcp_core
       fin_acked = pre_reg.fin_acked;
       if (fin_acked) r.ns.tmr_on = 1'b0;
       r.ns.state = st_ack;
-      unique case (s.state)
+      unique case (exec_state_reg)
         CLOSING: if (fin_acked) r = time_wait_begins(r);
         LAST_ACK: if (fin_acked) begin
           r.end_marker = 1'b1;
@@ -1188,9 +1193,9 @@ module toe_tcp_core
               r.rst_with_ack = 1'b1;
             end
           end
-        end else if (s.state == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin) begin
+        end else if (exec_state_reg == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin) begin
           r.count.badflags = 1'b1;
-        end else if (s.state == SYN_SENT) begin
+        end else if (exec_state_reg == SYN_SENT) begin
           if (g.flags[F_ACK] && pre_reg.ack_not_max) begin
             if (!g.flags[F_RST]) begin
               r.send = SEND_RST;
@@ -1237,7 +1242,7 @@ module toe_tcp_core
               r.send = SEND_SYNACK;
             end
           end
-        end else if (s.state == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && pre_reg.syn_repeated) begin
+        end else if (exec_state_reg == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && pre_reg.syn_repeated) begin
           r.send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
         end else begin
           // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
@@ -1245,28 +1250,28 @@ module toe_tcp_core
           if (!acceptable) begin
             r.count.wdrop = 1'b1;
             if (!g.flags[F_RST]) r.send = SEND_ACK;
-            if (s.state == TIME_WAIT && g.flags[F_FIN]) r.ns.tmr_at = now_us + cfg_time_wait_us;
+            if (exec_state_reg == TIME_WAIT && g.flags[F_FIN]) r.ns.tmr_at = now_us + cfg_time_wait_us;
           end else if (g.flags[F_RST]) begin
-            if (s.state == TIME_WAIT) begin
+            if (exec_state_reg == TIME_WAIT) begin
               // RFC 1337: an RST does not cut TIME-WAIT short (the session ends once)
             end else if (pre_reg.at_rcv_nxt || !cfg_rfc5961_rst) begin
               r.ns.state = CLOSED;
               r.end_marker = 1'b1;
-              r.end_tag = s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-              r.count.fail = s.state == SYN_RCVD;
-              r.count.estab_rst = is_estab(s.state);
+              r.end_tag = exec_state_reg == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
+              r.count.fail = exec_state_reg == SYN_RCVD;
+              r.count.estab_rst = is_estab(exec_state_reg);
             end else begin
               r.send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
               r.count.chall = 1'b1;
             end
-          end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && s.state != SYN_RCVD && pre_reg.syn_in_window) begin
+          end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && exec_state_reg != SYN_RCVD && pre_reg.syn_in_window) begin
             // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
             // app of a TIME-WAIT session was told its end already)
             r.send = SEND_RST;
             r.rst_ack = s.rcv_nxt;
             r.rst_with_ack = 1'b1;
             r.ns.state = CLOSED;
-            r.count.estab_rst = is_estab(s.state);
+            r.count.estab_rst = is_estab(exec_state_reg);
             if (!s.ended) begin
               r.end_marker = 1'b1;
               r.end_tag = 3'(NOTIF_RESET);
@@ -1313,13 +1318,13 @@ module toe_tcp_core
 
       // ---- app: close or abort ----
       EV_CLOSE: begin
-        if (s.ended && s.orderly && close_reg.send_rst && s.state != FREE)
+        if (s.ended && s.orderly && close_reg.send_rst && exec_state_reg != FREE)
           r.ns.orderly = 1'b0;         // an abort after an orderly end drops the unread data
-        else if (s.state == FREE || s.state == CLOSED || s.state == TIME_WAIT || s.ended) r.count.apperr = 1'b1;
-        else if (close_reg.send_rst || s.state == SYN_SENT) begin
-          if (s.state != SYN_SENT) begin
+        else if (exec_state_reg == FREE || exec_state_reg == CLOSED || exec_state_reg == TIME_WAIT || s.ended) r.count.apperr = 1'b1;
+        else if (close_reg.send_rst || exec_state_reg == SYN_SENT) begin
+          if (exec_state_reg != SYN_SENT) begin
             r.send = SEND_RST;
-            r.count.estab_rst = is_estab(s.state);
+            r.count.estab_rst = is_estab(exec_state_reg);
           end
           r.ns.state = CLOSED;
           r.end_marker = 1'b1;
@@ -1340,7 +1345,7 @@ module toe_tcp_core
       // is under half the ring or the connection waits for reads before its release):
       // a window update when the window opens by a step; the release is checked below
       EV_RD_WAKE: begin
-        if (is_estab(s.state) || s.state == FIN_WAIT_1 || s.state == FIN_WAIT_2)
+        if (is_estab(exec_state_reg) || exec_state_reg == FIN_WAIT_1 || exec_state_reg == FIN_WAIT_2)
           if (pre_reg.rd_wake_ack) r.ack_now = 1'b1;
       end
       EV_TXW_DONE: begin
@@ -1405,12 +1410,12 @@ module toe_tcp_core
                 r.ns.tmr_at = pre_reg.at_rto_backoff;
                 r.ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
                 r.ns.snd_nxt = s.snd_una;  // go back N
-                if (s.state == SYN_SENT || s.state == SYN_RCVD)
+                if (exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD)
                   r.ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
-                if (s.state == SYN_SENT) begin
+                if (exec_state_reg == SYN_SENT) begin
                   r.send = SEND_SYN;
                   r.send_seq = s.snd_una;
-                end else if (s.state == SYN_RCVD) begin
+                end else if (exec_state_reg == SYN_RCVD) begin
                   r.send = SEND_SYNACK;
                 end else r.try_send = 1'b1;
               end
@@ -1453,13 +1458,13 @@ module toe_tcp_core
     // ---- a timer gave up (retransmissions, probes, FIN-WAIT-2, keepalive): abort with RST,
     // except a SYN never answered; an open that never got established is told as such ----
     if (t.gave_up) begin
-      if (s.state != SYN_SENT) t.send = SEND_RST;
+      if (exec_state_reg != SYN_SENT) t.send = SEND_RST;
       t.ns.state = CLOSED;
       t.ns.tmr_on = 1'b0;
       t.end_marker = 1'b1;
-      t.end_tag = s.state == SYN_SENT || s.state == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-      t.count.fail = s.state == SYN_SENT || s.state == SYN_RCVD;
-      t.count.estab_rst = is_estab(s.state);
+      t.end_tag = exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
+      t.count.fail = exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD;
+      t.count.estab_rst = is_estab(exec_state_reg);
     end
 
     // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
@@ -1470,7 +1475,7 @@ module toe_tcp_core
     // engine wakes the session once the space is free (EV_TX_WAKE: no other notification).
     // (TX_APP read with the record may be one request old: the notification is a hint)
     tx_free = t.una_from_ack ? pre_reg.free_ack : pre_reg.free_una;
-    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(s.state) && !s.close_req &&
+    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(exec_state_reg) && !s.close_req &&
         !(t.end_marker && !t.peer_fin) && (t.una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
       t.do_notif = 1'b1;
       t.notif_kind = NOTIF_TX_SPACE;
@@ -1484,7 +1489,7 @@ module toe_tcp_core
     // data through the RX writer as a marker, and toe_tcp_rx_deliver tells it. (A peer's FIN
     // on the ACK that establishes a SYN-RCVD session is such data; a new session never ends
     // in its first step.)
-    end_direct = t.end_marker && !t.peer_fin && (s.state == SYN_SENT || s.state == SYN_RCVD);
+    end_direct = t.end_marker && !t.peer_fin && (exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD);
     if (t.end_marker) begin
       if (!t.peer_fin) begin   // a peer FIN ends only the receive side
         t.ns.ended = 1'b1;
@@ -1502,7 +1507,7 @@ module toe_tcp_core
     // ---- an RST for a segment of no connection, or of one not synchronized, goes to the
     // segment's own tuple (the record's may be stale); every other segment to the record's ----
     t.rst_to_seg = t.send == SEND_RST && ev_reg == EV_SEG && (pre_reg.no_conn ||
-                                                              s.state == SYN_SENT || s.state == SYN_RCVD);
+                                                              exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD);
     t.count.rst = t.send == SEND_RST;
     if (t.end_marker && !end_direct && !t.do_rxw2) begin
       t.rxw.length = '0;
@@ -2040,6 +2045,9 @@ module toe_tcp_core
     assert (place.fin_at_reasm == (seg_end_reg == place.reasm.rcv_nxt))
       else $error("toe_tcp_core: session %0d place stage's fin_at_reasm differs from the run's", sid_reg);
   end
+  // the kept state is the record's while the slow step and its tail run
+  always @(posedge clk) if (!rst && (state_reg == ST_EXEC || state_reg == ST_TAIL))
+    assert (exec_state_reg == s.state) else $error("toe_tcp_core: session %0d state changed under the slow step", sid_reg);
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
