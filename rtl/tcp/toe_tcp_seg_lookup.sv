@@ -79,12 +79,14 @@ module toe_tcp_seg_lookup
   );
 
   wire taken = m_seg_valid && m_seg_ready;
-  // a new session taken by the core leaves the count a cycle later (registered, so the
-  // core's choice is not in front of the sum): the count errs on the safe side for a cycle
+  // a new session taken by the core leaves allocs_reg a cycle later (registered, so the
+  // core's choice is not in front of the sum); allocs_now is the count without it, which
+  // the room and the cap's check use (the half-open gauge counts it from the take on)
   logic taken_new_reg;
+  wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
-    room_reg <= half_open + allocs_reg < cap;
+    room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
                              - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp_new)
@@ -102,7 +104,7 @@ module toe_tcp_seg_lookup
   // the cap holds: no allocation is asked while the half-open sessions and the allocations
   // in flight fill it
   always @(posedge clk) if (!rst && issue && tab_req_alloc)
-    assert (half_open + allocs_reg < cap)
+    assert (half_open + allocs_now < cap)
       else $error("toe_tcp_seg_lookup: a SYN allocates past the half-open cap");
 `endif
 endmodule
