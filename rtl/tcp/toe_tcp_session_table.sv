@@ -22,8 +22,9 @@
 // such SYNs are refused and counted, and the SYN flood cap bounds what they hold.
 // Listen requests go to toe_listen_table.
 // Pipeline: a request is taken into READ (rows read), then CMP (each way compared with the
-// tuple, the free way of the less loaded row chosen), then PICK (the hit or the free way chosen, the write, the answer); the answer
-// comes 4 cycles after acceptance, in request order, with the request's tag.
+// tuple; the free way of the less loaded row found), then PICK (the hit or that free way
+// taken, the write, the answer); the answer comes 4 cycles after acceptance, in request
+// order, with the request's tag.
 // Lookups without alloc only read, and are taken one per cycle back to back. A request
 // that writes (alloc, OPEN, RELEASE) is taken only into an empty pipeline and holds it
 // until it has written, so every read sees every earlier write.
