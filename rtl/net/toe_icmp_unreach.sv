@@ -7,8 +7,10 @@
 // `cfg_interval_us` microseconds; requests meanwhile (and a requester that lost the cycle)
 // are dropped and counted, at most one count per cycle. No message for a datagram whose
 // source is not a unicast host (0.0.0.0, 127/8, 224/4 and up; RFC 1122 3.2.2).
-// Output: IP payload (36 bytes) with ip_tx_meta_t on tuser[IP_TX_META_W:1], offered two
-// cycles after the request (the checksum is registered).
+// Output: IP payload (36 bytes) with ip_tx_meta_t on tuser[IP_TX_META_W:1], offered three
+// cycles after the request: the checksum is registered, and the message leaves through a
+// register slice (IPv4 TX chooses the next hop from the arbiter's output beat; the slice
+// keeps this module's state out of that path).
 module toe_icmp_unreach
   import toe_pkg::*;
 #(
@@ -69,12 +71,23 @@ module toe_icmp_unreach
   wire unicast_src = req_src != '0 && req_src[31:24] != 8'd127 && req_src[31:28] < 4'hE;
 
   logic ins_ready;
+  logic [DATA_W-1:0] out_tdata;
+  logic [DATA_W/8-1:0] out_tkeep;
+  logic out_tvalid, out_tready, out_tlast;
+  logic [IP_TX_META_W:0] out_tuser;
   ip_tx_meta_t meta;
   assign meta = '{dst_ip: dst_ip, protocol: IP_PROTO_ICMP, length: 16'(MSG_BYTES)};
   toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(MSG_BYTES)) u_tx (
     .clk, .rst,
     .s_axis_tdata('0), .s_axis_tkeep('0), .s_axis_tvalid(busy_reg && summed_reg), .s_axis_tready(ins_ready),
     .s_axis_tlast(1'b1), .s_axis_tuser({meta, 1'b0}), .s_hdr({quote_reg, icmp_hdr}),
+    .m_axis_tdata(out_tdata), .m_axis_tkeep(out_tkeep), .m_axis_tvalid(out_tvalid), .m_axis_tready(out_tready),
+    .m_axis_tlast(out_tlast), .m_axis_tuser(out_tuser)
+  );
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1)) u_out_reg (
+    .clk, .rst,
+    .s_axis_tdata(out_tdata), .s_axis_tkeep(out_tkeep), .s_axis_tvalid(out_tvalid), .s_axis_tready(out_tready),
+    .s_axis_tlast(out_tlast), .s_axis_tuser(out_tuser),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
 

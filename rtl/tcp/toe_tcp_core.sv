@@ -514,7 +514,7 @@ module toe_tcp_core
   // the reserved event's session (pick_sid_reg, or grant_sid as it is reserved) and
   // compared with the segment in the cycle the event starts, as the record is at that
   // time (a write in that cycle or the one before is forwarded): ST_PRE starts from the
-  // verdict (found_reg), not from the compare behind the record's read.
+  // registered compares (found_now), not from a compare behind the record's read.
   typedef struct packed {logic [31:0] remote_ip; logic [15:0] remote_port, local_port;} tuple_t;
   function automatic tuple_t tuple_of(input sess_t x);
     return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port};
@@ -535,15 +535,22 @@ module toe_tcp_core
     tuple_fwd_reg <= wr_en && tuple_rd_written;
   end
   // The two candidates (the record written in this cycle, and the RAM's with the last
-  // cycle's write forwarded) are compared with the segment side by side and the verdict
-  // chosen after: the write's address compare does not come before a 64-bit compare. In
-  // ST_IDLE, where the verdict is taken, the only write is the post stage's.
+  // cycle's write forwarded) are compared with the segment side by side, and the three
+  // bits (both verdicts, and which candidate holds) are registered at the start: ST_PRE
+  // chooses (found_now). Neither 64-bit compare comes after the write's address compare,
+  // nor after a choice of tuples. In ST_IDLE, where the bits are taken, the only write is
+  // the post stage's.
   wire tuple_t seg_tuple = '{remote_ip: s_seg.seg.remote_ip, remote_port: s_seg.seg.remote_port,
                              local_port: s_seg.seg.local_port};
-  wire tuple_written_now = post_write_reg && post_sid_reg == pick_sid_reg;
-  wire tuple_ok_written = tuple_of(sent_sess_reg) == seg_tuple;   // fin_sess's tuple: sent_sess_reg's
-  wire tuple_ok_held = (tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg) == seg_tuple;
-  wire seg_tuple_ok = s_seg.is_new || (tuple_written_now ? tuple_ok_written : tuple_ok_held);
+  logic tuple_check_reg;      // the event is a looked-up segment's, not a new session's
+  logic tuple_written_reg;    // its record was written in the cycle it started
+  logic tuple_ok_written_reg, tuple_ok_held_reg;   // the written / held record has its tuple
+  always_ff @(posedge clk) if (start) begin
+    tuple_check_reg <= pick_kind_reg == EV_SEG && !s_seg.is_new;
+    tuple_written_reg <= post_write_reg && post_sid_reg == pick_sid_reg;
+    tuple_ok_written_reg <= tuple_of(sent_sess_reg) == seg_tuple;   // fin_sess's tuple: sent_sess_reg's
+    tuple_ok_held_reg <= (tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg) == seg_tuple;
+  end
 
   assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
   assign s_txw_done_ready  = start && pick_grant_reg[EV_TXW_DONE];
@@ -612,7 +619,9 @@ module toe_tcp_core
   logic fast;
   wire fast_exec = state_reg == ST_PRE && fast;
   wire exec = state_reg == ST_TAIL || fast_exec;   // the event's outputs: record, queues, post stage
-  wire found_now = found_reg;   // in ST_PRE (pre_reg.found after)
+  // in ST_PRE (pre_reg.found after): the lookup's verdict and the tuple check's
+  wire found_now = found_reg && (!tuple_check_reg || (tuple_written_reg ? tuple_ok_written_reg
+                                                                        : tuple_ok_held_reg));
 
   // What to send, decided during the step and built at its end (with the final window).
   typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
@@ -1940,7 +1949,7 @@ module toe_tcp_core
         seg_end_reg <= s_seg.seg.seq + 32'(s_seg.seg.length);
         slow_only_reg <= size_valid_reg;
         if (pick_kind_reg == EV_SEG) begin
-          found_reg <= s_seg.found && seg_tuple_ok;
+          found_reg <= s_seg.found;
           new_reg <= s_seg.is_new;
           listening_reg <= s_seg.listening;
           capped_reg <= s_seg.capped;
@@ -2030,10 +2039,8 @@ module toe_tcp_core
                   pick_kind_reg, pick_sid_reg, ev_sid[pick_kind_reg]);
   // the tuple check at the start gives what the record read for ST_PRE holds: a found
   // segment (not a new session's) is the session's exactly when the record has its tuple
-  logic lookup_found_reg;
-  always @(posedge clk) if (start) lookup_found_reg <= s_seg.found;
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG && !new_reg)
-    assert (found_reg == (lookup_found_reg && tuple_of(rd_sess) ==
+    assert (found_now == (found_reg && tuple_of(rd_sess) ==
                           tuple_t'{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
       else $error("toe_tcp_core: session %0d tuple check at the start differs from the record", sid_reg);
   // the place stage's bits for an in-order segment, from the pre stage, are what the run's
