@@ -4,12 +4,15 @@
 // taken from s_hdr while the first beat of the frame waits. A payload of one beat with
 // tkeep = 0 (empty) yields a frame that is the header alone. tuser is forwarded; the
 // last output beat carries the tuser of the last input beat.
-// Timing: combinational data path; the output runs at one beat per cycle, so the input
-// waits HDR_BYTES/(DATA_W/8) cycles per frame (plus one when the last beat spills over).
+// Timing: combinational data path, or with OUT_REG a register slice on the output (one
+// cycle more, registered tvalid/tdata/tready: toe_axis_register); the output runs at one
+// beat per cycle, so the input waits HDR_BYTES/(DATA_W/8) cycles per frame (plus one when
+// the last beat spills over).
 module toe_axis_hdr_insert #(
   parameter int unsigned DATA_W    = 64,  // tdata width, multiple of 8
   parameter int unsigned USER_W    = 1,   // tuser width
-  parameter int unsigned HDR_BYTES = 14   // header length, >= 1
+  parameter int unsigned HDR_BYTES = 14,  // header length, >= 1
+  parameter bit          OUT_REG   = 0    // 1: the output through a register slice
 ) (
   input  logic                    clk,
   input  logic                    rst,
@@ -31,6 +34,12 @@ module toe_axis_hdr_insert #(
   localparam int unsigned HB = HDR_BYTES / W;   // whole header beats
   localparam int unsigned R  = HDR_BYTES % W;   // header bytes sharing a beat with payload
   localparam int unsigned CW = $clog2(HB + 1);
+
+  // the insert's output, before the optional slice
+  logic [DATA_W-1:0] ins_tdata;
+  logic [W-1:0] ins_tkeep;
+  logic ins_tvalid, ins_tready, ins_tlast;
+  logic [USER_W-1:0] ins_tuser;
 
   typedef enum logic [1:0] {ST_HDR, ST_PAYLOAD, ST_FLUSH} state_e;
   state_e state_reg;
@@ -64,26 +73,26 @@ module toe_axis_hdr_insert #(
   wire last_hdr_beat = int'(hdr_beat_reg) == HB - 1;
 
   always_comb begin
-    m_axis_tdata  = both_data[8*(W-R) +: DATA_W];
-    m_axis_tkeep  = both_keep[(W-R) +: W];
-    m_axis_tvalid = s_axis_tvalid;
-    m_axis_tlast  = s_axis_tlast && !spill;
-    m_axis_tuser  = s_axis_tuser;
-    s_axis_tready = m_axis_tready;
+    ins_tdata  = both_data[8*(W-R) +: DATA_W];
+    ins_tkeep  = both_keep[(W-R) +: W];
+    ins_tvalid = s_axis_tvalid;
+    ins_tlast  = s_axis_tlast && !spill;
+    ins_tuser  = s_axis_tuser;
+    s_axis_tready = ins_tready;
     unique case (state_reg)
       ST_HDR: begin
-        m_axis_tdata  = hdr_beats[8*W*hdr_beat_reg +: DATA_W];
-        m_axis_tkeep  = '1;
+        ins_tdata  = hdr_beats[8*W*hdr_beat_reg +: DATA_W];
+        ins_tkeep  = '1;
         // With no shared beat, an empty payload ends the frame on the last header beat.
-        m_axis_tlast  = R == 0 && last_hdr_beat && empty_payload;
-        s_axis_tready = m_axis_tlast && m_axis_tready;
+        ins_tlast  = R == 0 && last_hdr_beat && empty_payload;
+        s_axis_tready = ins_tlast && ins_tready;
       end
       ST_FLUSH: begin
-        m_axis_tdata  = flush_data[8*(W-R) +: DATA_W];
-        m_axis_tkeep  = flush_keep[(W-R) +: W];
-        m_axis_tvalid = 1'b1;
-        m_axis_tlast  = 1'b1;
-        m_axis_tuser  = prev_user_reg;
+        ins_tdata  = flush_data[8*(W-R) +: DATA_W];
+        ins_tkeep  = flush_keep[(W-R) +: W];
+        ins_tvalid = 1'b1;
+        ins_tlast  = 1'b1;
+        ins_tuser  = prev_user_reg;
         s_axis_tready = 1'b0;
       end
       default: ;
@@ -92,9 +101,9 @@ module toe_axis_hdr_insert #(
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
-      ST_HDR: if (m_axis_tvalid && m_axis_tready) begin
+      ST_HDR: if (ins_tvalid && ins_tready) begin
         hdr_beat_reg <= hdr_beat_reg + 1'b1;
-        if (m_axis_tlast) hdr_beat_reg <= '0;
+        if (ins_tlast) hdr_beat_reg <= '0;
         else if (last_hdr_beat) begin
           hdr_beat_reg <= '0;
           state_reg <= ST_PAYLOAD;
@@ -107,7 +116,7 @@ module toe_axis_hdr_insert #(
         prev_user_reg <= s_axis_tuser;
         if (s_axis_tlast) state_reg <= spill ? ST_FLUSH : (HB == 0 ? ST_PAYLOAD : ST_HDR);
       end
-      default: if (m_axis_tready) begin
+      default: if (ins_tready) begin
         first_reg <= 1'b1;
         state_reg <= HB == 0 ? ST_PAYLOAD : ST_HDR;
       end
@@ -117,5 +126,19 @@ module toe_axis_hdr_insert #(
       hdr_beat_reg <= '0;
       first_reg <= 1'b1;
     end
+  end
+
+  // the output: the insert's beats as they are, or through a register slice
+  if (OUT_REG) begin : g_out_reg
+    toe_axis_register #(.DATA_W(DATA_W), .USER_W(USER_W)) u_out_reg (
+      .clk, .rst,
+      .s_axis_tdata(ins_tdata), .s_axis_tkeep(ins_tkeep), .s_axis_tvalid(ins_tvalid),
+      .s_axis_tready(ins_tready), .s_axis_tlast(ins_tlast), .s_axis_tuser(ins_tuser),
+      .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
+    );
+  end else begin : g_out_comb
+    assign {m_axis_tdata, m_axis_tkeep, m_axis_tvalid, m_axis_tlast, m_axis_tuser} =
+           {ins_tdata, ins_tkeep, ins_tvalid, ins_tlast, ins_tuser};
+    assign ins_tready = m_axis_tready;
   end
 endmodule

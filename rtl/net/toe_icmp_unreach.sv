@@ -71,23 +71,12 @@ module toe_icmp_unreach
   wire unicast_src = req_src != '0 && req_src[31:24] != 8'd127 && req_src[31:28] < 4'hE;
 
   logic ins_ready;
-  logic [DATA_W-1:0] out_tdata;
-  logic [DATA_W/8-1:0] out_tkeep;
-  logic out_tvalid, out_tready, out_tlast;
-  logic [IP_TX_META_W:0] out_tuser;
   ip_tx_meta_t meta;
   assign meta = '{dst_ip: dst_ip, protocol: IP_PROTO_ICMP, length: 16'(MSG_BYTES)};
-  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(MSG_BYTES)) u_tx (
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(MSG_BYTES), .OUT_REG(1)) u_tx (
     .clk, .rst,
     .s_axis_tdata('0), .s_axis_tkeep('0), .s_axis_tvalid(busy_reg && summed_reg), .s_axis_tready(ins_ready),
     .s_axis_tlast(1'b1), .s_axis_tuser({meta, 1'b0}), .s_hdr({quote_reg, icmp_hdr}),
-    .m_axis_tdata(out_tdata), .m_axis_tkeep(out_tkeep), .m_axis_tvalid(out_tvalid), .m_axis_tready(out_tready),
-    .m_axis_tlast(out_tlast), .m_axis_tuser(out_tuser)
-  );
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1)) u_out_reg (
-    .clk, .rst,
-    .s_axis_tdata(out_tdata), .s_axis_tkeep(out_tkeep), .s_axis_tvalid(out_tvalid), .s_axis_tready(out_tready),
-    .s_axis_tlast(out_tlast), .s_axis_tuser(out_tuser),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
 

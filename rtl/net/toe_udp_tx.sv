@@ -112,28 +112,17 @@ module toe_udp_tx
 
   // A datagram leaves once both its payload and its side entry are there.
   logic ins_ready;
-  logic [DATA_W-1:0] out_tdata;
-  logic [W-1:0] out_tkeep;
-  logic out_tvalid, out_tready, out_tlast;
-  logic [IP_TX_META_W:0] out_tuser;
   assign f_tready = ins_ready && side_valid;
-  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(UDP_HDR_BYTES)) u_insert (
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(UDP_HDR_BYTES), .OUT_REG(1)) u_insert (
     .clk, .rst,
     .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid && side_valid),
     .s_axis_tready(ins_ready), .s_axis_tlast(f_tlast), .s_axis_tuser({im, 1'b0}),
     .s_hdr(udp_pack(uh)),
-    .m_axis_tdata(out_tdata), .m_axis_tkeep(out_tkeep), .m_axis_tvalid(out_tvalid), .m_axis_tready(out_tready),
-    .m_axis_tlast(out_tlast), .m_axis_tuser(out_tuser)
-  );
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1)) u_out_reg (
-    .clk, .rst,
-    .s_axis_tdata(out_tdata), .s_axis_tkeep(out_tkeep), .s_axis_tvalid(out_tvalid), .s_axis_tready(out_tready),
-    .s_axis_tlast(out_tlast), .s_axis_tuser(out_tuser),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
 
   always_ff @(posedge clk) begin
-    stat_out_datagrams <= out_tvalid && out_tready && out_tlast;
+    stat_out_datagrams <= f_tvalid && f_tready && f_tlast;   // its last beat into the insert
     stat_out_errors <= drop_bad;
     if (take) begin
       beats_reg <= s_axis_tlast ? '0 : beats_next_reg;

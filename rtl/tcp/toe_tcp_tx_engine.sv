@@ -199,22 +199,11 @@ module toe_tcp_tx_engine
 
   // the segment leaves through a register slice (the header's checksum and the insert's
   // funnel are not in front of IPv4 TX's next-hop choice)
-  logic [DATA_W-1:0] out_tdata;
-  logic [W-1:0] out_tkeep;
-  logic out_tvalid, out_tready, out_tlast;
-  logic [IP_TX_META_W:0] out_tuser;
-  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(TCP_HDR_BYTES)) u_insert (
+  toe_axis_hdr_insert #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1), .HDR_BYTES(TCP_HDR_BYTES), .OUT_REG(1)) u_insert (
     .clk, .rst,
     .s_axis_tdata(ins_tdata), .s_axis_tkeep(ins_tkeep),
     .s_axis_tvalid(ins_valid), .s_axis_tready(ins_ready), .s_axis_tlast(ins_last), .s_axis_tuser({im, 1'b0}),
     .s_hdr(tcp_pack(h)),
-    .m_axis_tdata(out_tdata), .m_axis_tkeep(out_tkeep), .m_axis_tvalid(out_tvalid), .m_axis_tready(out_tready),
-    .m_axis_tlast(out_tlast), .m_axis_tuser(out_tuser)
-  );
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W(IP_TX_META_W + 1)) u_out_reg (
-    .clk, .rst,
-    .s_axis_tdata(out_tdata), .s_axis_tkeep(out_tkeep), .s_axis_tvalid(out_tvalid), .s_axis_tready(out_tready),
-    .s_axis_tlast(out_tlast), .s_axis_tuser(out_tuser),
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready, .m_axis_tlast, .m_axis_tuser
   );
   always_ff @(posedge clk) begin

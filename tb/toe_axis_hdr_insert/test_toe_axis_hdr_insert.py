@@ -1,6 +1,6 @@
 """toe_axis_hdr_insert: header in front, payload realigned, empty payloads give the
 header alone, the bad flag reaches the last beat; header lengths below, at and above
-the bus width."""
+the bus width; with and without the output register slice."""
 import random
 from pathlib import Path
 
@@ -33,10 +33,11 @@ async def run_frames(dut):
             assert user == bad
 
 
-@pytest.mark.parametrize("data_w", [64, 512])
-@pytest.mark.parametrize("hdr_bytes", [8, 14, 42, 64])
-def test_toe_axis_hdr_insert(data_w, hdr_bytes):
+@pytest.mark.parametrize("data_w,hdr_bytes,out_reg",
+                         [(w, n, 0) for w in (64, 512) for n in (8, 14, 42, 64)]
+                         + [(64, 42, 1), (512, 42, 1)])
+def test_toe_axis_hdr_insert(data_w, hdr_bytes, out_reg):
     here = Path(__file__).parent
     runner.run("test_toe_axis_hdr_insert", "test_toe_axis_hdr_insert",
-               {"DATA_W": data_w, "HDR_BYTES": hdr_bytes}, here,
+               {"DATA_W": data_w, "HDR_BYTES": hdr_bytes, "OUT_REG": out_reg}, here,
                extra_sources=[here / "test_toe_axis_hdr_insert.sv"])
