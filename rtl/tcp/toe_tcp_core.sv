@@ -542,7 +542,9 @@ module toe_tcp_core
   // the post stage's.
   wire tuple_t seg_tuple = '{remote_ip: s_seg.seg.remote_ip, remote_port: s_seg.seg.remote_port,
                              local_port: s_seg.seg.local_port};
-  logic tuple_check_reg;      // the event is a looked-up segment's, not a new session's
+  // the event is a looked-up segment's, not a new session's: ev_reg == EV_SEG && !new_reg
+  // in ST_PRE (SVA), kept as one bit so that found_now is one small function of registers
+  logic tuple_check_reg;
   logic tuple_written_reg;    // its record was written in the cycle it started
   logic tuple_ok_written_reg, tuple_ok_held_reg;   // the written / held record has its tuple
   always_ff @(posedge clk) if (start) begin
@@ -2039,6 +2041,9 @@ module toe_tcp_core
                   pick_kind_reg, pick_sid_reg, ev_sid[pick_kind_reg]);
   // the tuple check at the start gives what the record read for ST_PRE holds: a found
   // segment (not a new session's) is the session's exactly when the record has its tuple
+  always @(posedge clk) if (!rst && state_reg == ST_PRE)
+    assert (tuple_check_reg == (ev_reg == EV_SEG && !new_reg))
+      else $error("toe_tcp_core: session %0d tuple check bit differs from the event's kind", sid_reg);
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG && !new_reg)
     assert (found_now == (found_reg && tuple_of(rd_sess) ==
                           tuple_t'{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
