@@ -37,6 +37,7 @@ constexpr uint32_t REG_TCP_HALF_OPEN_MAX = offsetof(toe_regs_t, TCP_HALF_OPEN_MA
 constexpr uint32_t REG_TCP_SYN_RCVD_RETRIES = offsetof(toe_regs_t, TCP_SYN_RCVD_RETRIES);
 constexpr uint32_t REG_TCP_CURR_ESTAB = offsetof(toe_regs_t, TCP_CURR_ESTAB);
 constexpr uint32_t REG_TCP_SESSIONS_IN_USE = offsetof(toe_regs_t, TCP_SESSIONS_IN_USE);
+constexpr uint32_t REG_STATUS = offsetof(toe_regs_t, STATUS);
 struct ConfigReg { const char* name; uint32_t offset; };
 constexpr ConfigReg CONFIG_REGS[] = {
     {"MAC_LO", REG_MAC_LO},

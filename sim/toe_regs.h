@@ -198,6 +198,11 @@ extern "C" {
 #define TOE_REGS__GAUGE_R_DESC_321A245B_NAME_084DFED6__VALUE_bp 0
 #define TOE_REGS__GAUGE_R_DESC_321A245B_NAME_084DFED6__VALUE_bw 32
 
+// reg - toe_regs::STATUS
+#define TOE_REGS__STATUS__TCP_READY_bm 0x1
+#define TOE_REGS__STATUS__TCP_READY_bp 0
+#define TOE_REGS__STATUS__TCP_READY_bw 1
+
 // reg - toe_regs::mib_counter_r_name_5fd8a01b
 #define TOE_REGS__MIB_COUNTER_R_NAME_5FD8A01B__COUNT_bm 0xffffffff
 #define TOE_REGS__MIB_COUNTER_R_NAME_5FD8A01B__COUNT_bp 0
@@ -574,7 +579,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint8_t RESERVED_74_7f[0xc];
     uint32_t TCP_CURR_ESTAB;
     uint32_t TCP_SESSIONS_IN_USE;
-    uint8_t RESERVED_88_ff[0x78];
+    uint32_t STATUS;
+    uint8_t RESERVED_8c_ff[0x74];
     uint32_t ethInFrames;
     uint32_t ethInFcsErrors;
     uint32_t ethInOverflows;

@@ -176,7 +176,7 @@ module toe_sim_top
 
   toe_top #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .MEM_ADDR_W(AW),
             .MEM_ID_W(IW), .MEM_ASYNC(MEM_CLK_MHZ > 0)) u_toe (
-    .clk, .rst, .mem_clk, .mem_rst, .tick_us,
+    .clk, .rst, .mem_clk, .mem_rst, .tick_us, .tcp_ready(),
     .s_mac_rx_axis_tdata, .s_mac_rx_axis_tkeep, .s_mac_rx_axis_tvalid, .s_mac_rx_axis_tready,
     .s_mac_rx_axis_tlast, .s_mac_rx_axis_tuser,
     .m_mac_tx_axis_tdata, .m_mac_tx_axis_tkeep, .m_mac_tx_axis_tvalid, .m_mac_tx_axis_tready,

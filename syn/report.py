@@ -2,7 +2,9 @@
 """Summarise Yosys synthesis (toe_top, toe_tcp) into build/synth/report.json: cell counts from
 `stat` and the deepest combinational path in LUT levels, computed from the JSON netlist.
 Paths start and end at flip-flops, block RAM, LUT RAM, SRLs and ports; carry chains and
-wide muxes add no LUT level but are reported along the deepest path.
+wide muxes add no LUT level but are reported along the deepest path. Besides the one deepest
+path, every register (by name, bit indices dropped) that a path of the deepest two depths
+ends at is listed: a cut must shorten all of them to lower the figure.
 usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)"""
 import json
 import re
@@ -58,7 +60,18 @@ def lut_depth(netlist_path):
     starts = sorted({name_of.get(b, "?") for b in ins_of[first] if b in driver})[:3]
     ends = sorted({name_of.get(o, "?") for b in outs_of[end] for s in sinks.get(b, [])
                    if SEQUENTIAL.match(typ[s]) for o in outs_of[s]})[:3]
-    return level[end], dict(Counter(cells)), starts, ends
+    deep = {}
+    for name, t in typ.items():
+        if not SEQUENTIAL.match(t):
+            continue
+        d = max((level[driver[b]] for b in ins_of[name] if driver.get(b) in comb), default=0)
+        if d >= level[end] - 1:
+            for o in outs_of[name]:
+                reg = re.sub(r"\[\d+\]$", "", name_of.get(o, "?"))
+                deep[reg] = max(deep.get(reg, 0), d)
+    ends_by_depth = {str(d): sorted(r for r, rd in deep.items() if rd == d)
+                     for d in sorted(set(deep.values()), reverse=True)}
+    return level[end], dict(Counter(cells)), starts, ends, ends_by_depth
 
 
 def main():
@@ -71,13 +84,14 @@ def main():
         cells = {m.group(2): int(m.group(1))
                  for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
         count = lambda pat: sum(v for k, v in cells.items() if re.fullmatch(pat, k))
-        depth, path_cells, starts, ends = lut_depth(out_dir / f"netlist-{tag}.json")
+        depth, path_cells, starts, ends, ends_by_depth = lut_depth(out_dir / f"netlist-{tag}.json")
         report[f"DATA_W={w}" if top == "toe_top" else f"{top} DATA_W={w}"] = {
             "LUT": count(r"LUT\d"), "FF": count(r"FD[RSCP]E?"), "BRAM36_or_18": count(r"RAMB\w+"),
             "URAM": count(r"URAM\w+"),
             "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
             "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
-            "deepest_path_from": starts, "deepest_path_to": ends}
+            "deepest_path_from": starts, "deepest_path_to": ends,
+            "registers_ending_deepest_paths": ends_by_depth}
     (out_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
 

@@ -162,7 +162,8 @@ module toe_tcp
   output logic                  stat_mem_errors,
   output logic                  stat_app_len_errors,   // tx_data frame length differed from tx_req
   output logic [SID_W:0]        curr_estab,
-  output logic [SID_W:0]        sessions_in_use
+  output logic [SID_W:0]        sessions_in_use,
+  output logic                  ready       // every table is cleared after reset (about MAX_SESSIONS cycles); before, segments and requests wait
 );
   localparam int unsigned W = DATA_W / 8;
 
@@ -196,6 +197,7 @@ module toe_tcp
   logic [31:0] tab_req_remote_ip;
   logic [15:0] tab_req_remote_port, tab_req_local_port, tab_rsp_local_port;
   sid_t tab_req_session, tab_rsp_session;
+  logic table_ready, coalesce_ready, core_ready;   // each block has cleared its tables after reset
   toe_tcp_session_table #(.MAX_SESSIONS(MAX_SESSIONS), .LISTEN_PORTS(LISTEN_PORTS)) u_table (
     .clk, .rst,
     .req_valid(tab_req_valid), .req_ready(tab_req_ready), .req_op(tab_req_op),
@@ -205,7 +207,7 @@ module toe_tcp
     .rsp_new(tab_rsp_new), .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(),
     .rsp_listening(tab_rsp_listening),
     .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid, .listen_rsp_ready, .listen_rsp,
-    .sessions_in_use, .stat_alloc_fails
+    .sessions_in_use, .stat_alloc_fails, .ready(table_ready)
   );
   logic core_tab_req_valid, lk_tab_req_valid, lk_tab_req_alloc;
   logic [1:0] core_tab_req_op;
@@ -309,7 +311,8 @@ module toe_tcp
   toe_tcp_notif_coalesce #(.MAX_SESSIONS(MAX_SESSIONS)) u_notif (
     .clk, .rst, .s_valid(rx_notif_valid), .s_ready(rx_notif_ready), .s_notif(rx_notif),
     .m_valid(notif_valid), .m_ready(notif_ready), .m_notif(notif),
-    .m_told_valid(told_valid), .m_told_ready(told_ready), .m_told_session(told_session)
+    .m_told_valid(told_valid), .m_told_ready(told_ready), .m_told_session(told_session),
+    .ready(coalesce_ready)
   );
 
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
@@ -345,8 +348,12 @@ module toe_tcp
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
     .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors(core_app_error), .stat_mss_clamped, .stat_half_open_drops, .stat_out_of_order,
-    .curr_estab, .half_open
+    .curr_estab, .half_open, .ready(core_ready)
   );
+  always_ff @(posedge clk) begin
+    ready <= table_ready && coalesce_ready && core_ready;
+    if (rst) ready <= 1'b0;
+  end
 
   // ---------------- payload steering: accepted payload to the RX writer, the rest away ----------------
   logic [DATA_W-1:0] rxd_tdata;

@@ -201,7 +201,8 @@ module toe_tcp_core
   output logic          stat_half_open_drops,  // SYNs dropped because half-open sessions reached the cap
   output logic          stat_out_of_order,   // segments stored ahead of RCV.NXT (joined when the gap fills)
   output logic [SID_W:0] curr_estab,
-  output logic [SID_W:0] half_open         // sessions in SYN-RCVD, and one being made (SYN flood cap)
+  output logic [SID_W:0] half_open,        // sessions in SYN-RCVD, and one being made (SYN flood cap)
+  output logic          ready             // its records and the timer wheel are cleared after reset: events are taken
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam logic [31:0] RING = 32'(RING_BYTES);
@@ -329,14 +330,17 @@ module toe_tcp_core
   logic [SW-1:0] fire_sid;
   typedef struct packed {logic [SW-1:0] sid; logic on; logic [31:0] at;} arm_t;
   arm_t arm_in, arm_out;
+  logic wheel_ready;
   logic [3:0] arm_count_reg;   // entries in the timer wheel's queue (it takes none while it initializes)
   toe_fifo #(.WIDTH($bits(arm_t)), .DEPTH(8)) u_q_arm (.clk, .rst, .s_data(arm_in), .s_valid(do_arm),
     .s_ready(arm_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(arm_out), .m_valid(arm_valid),
     .m_ready(arm_ready), .uncommitted());
   toe_tcp_timer_wheel #(.MAX_SESSIONS(MAX_SESSIONS)) u_wheel (
     .clk, .rst, .now_us, .arm_valid, .arm_ready, .arm_session(arm_out.sid), .arm_on(arm_out.on),
-    .arm_at(arm_out.at), .fire_valid, .fire_ready(fire_pop), .fire_session(fire_sid), .armed()
+    .arm_at(arm_out.at), .fire_valid, .fire_ready(fire_pop), .fire_session(fire_sid), .armed(),
+    .ready(wheel_ready)
   );
+  assign ready = state_reg != ST_INIT && wheel_ready;
 
   always_ff @(posedge clk) begin
     rxw_count_reg <= rxw_count_reg + 5'(do_rxw) + 5'(push_rxw2) - 5'(m_rxw_job_valid && m_rxw_job_ready);

@@ -37,7 +37,8 @@ module toe_tcp_notif_coalesce
   output tcp_notif_t m_notif,
   output logic       m_told_valid,      // the application took the final notification
   input  logic       m_told_ready,
-  output sid_t       m_told_session
+  output sid_t       m_told_session,
+  output logic       ready              // its records are cleared after reset (MAX_SESSIONS cycles)
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
 
@@ -60,6 +61,7 @@ module toe_tcp_notif_coalesce
   logic wr_en;
   logic [SW:0] init_reg;     // after reset, every record is cleared first
   wire init = !init_reg[SW];
+  assign ready = !init;
   always_ff @(posedge clk) begin
     if (init) mem[SW'(init_reg)] <= '0;
     else if (wr_en) mem[addr_reg] <= wr_rec;

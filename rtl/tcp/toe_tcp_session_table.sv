@@ -63,7 +63,8 @@ module toe_tcp_session_table
   input  logic        listen_rsp_ready,
   output tcp_listen_rsp_t listen_rsp,
   output logic [SID_W:0] sessions_in_use,
-  output logic        stat_alloc_fails
+  output logic        stat_alloc_fails,
+  output logic        ready             // rows cleared and id pool filled after reset (MAX_SESSIONS cycles)
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam int unsigned ROWS = MAX_SESSIONS / 2;   // rows per half
@@ -96,6 +97,7 @@ module toe_tcp_session_table
   endfunction
 
   logic init_done;
+  assign ready = init_done;
   logic [SW:0] init_reg;
   logic [15:0] eph_reg;
   logic rd_valid, cmp_valid, pick_valid;   // a request in READ, in CMP, in PICK

@@ -40,7 +40,8 @@ module toe_tcp_timer_wheel #(
   output logic        fire_valid,
   input  logic        fire_ready,
   output logic [$clog2(MAX_SESSIONS)-1:0] fire_session,
-  output logic [$clog2(MAX_SESSIONS):0]   armed        // sessions in the wheel (gauge)
+  output logic [$clog2(MAX_SESSIONS):0]   armed,       // sessions in the wheel (gauge)
+  output logic        ready         // its RAMs are cleared after reset (max(MAX_SESSIONS, SLOTS) cycles)
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam int unsigned KW = $clog2(SLOTS);
@@ -62,6 +63,7 @@ module toe_tcp_timer_wheel #(
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_ARM_READ, ST_ARM, ST_UNLINK, ST_VISIT_READ, ST_VISIT,
                             ST_POP_READ, ST_POP, ST_FILE_READ, ST_FILE, ST_FILE_LINK} state_e;
   state_e state_reg;
+  assign ready = state_reg != ST_INIT;
   logic [IW-1:0] init_reg;
   logic [SW-1:0] sid_reg;
   logic on_reg;

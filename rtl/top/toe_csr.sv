@@ -60,7 +60,8 @@ module toe_csr
   output logic [31:0]           cfg_tcp_half_open_max,
   output logic [3:0]            cfg_tcp_synrcvd_retries,
   input  logic [31:0]           status_tcp_curr_estab,
-  input  logic [31:0]           status_tcp_sessions_in_use
+  input  logic [31:0]           status_tcp_sessions_in_use,
+  input  logic                  status_tcp_ready
 );
   toe_regs_pkg::toe_regs__in_t hwif_in;
   toe_regs_pkg::toe_regs__out_t hwif_out;
@@ -79,6 +80,7 @@ module toe_csr
     hwif_in = count_events(stat_inc);
     hwif_in.TCP_CURR_ESTAB.value.next = status_tcp_curr_estab;
     hwif_in.TCP_SESSIONS_IN_USE.value.next = status_tcp_sessions_in_use;
+    hwif_in.STATUS.tcp_ready.next = status_tcp_ready;
   end
 
   always_ff @(posedge clk) ip_written <= !rst && hwif_out.IPV4_ADDR.addr.swmod;

@@ -281,6 +281,7 @@ module toe_regs (
         logic TCP_SYN_RCVD_RETRIES;
         logic TCP_CURR_ESTAB;
         logic TCP_SESSIONS_IN_USE;
+        logic STATUS;
         logic ethInFrames;
         logic ethInFcsErrors;
         logic ethInOverflows;
@@ -383,6 +384,7 @@ module toe_regs (
         decoded_reg_strb.TCP_SYN_RCVD_RETRIES = cpuif_req_masked & (cpuif_addr == 12'h70);
         decoded_reg_strb.TCP_CURR_ESTAB = cpuif_req_masked & (cpuif_addr == 12'h80) & !cpuif_req_is_wr;
         decoded_reg_strb.TCP_SESSIONS_IN_USE = cpuif_req_masked & (cpuif_addr == 12'h84) & !cpuif_req_is_wr;
+        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 12'h88) & !cpuif_req_is_wr;
         decoded_reg_strb.ethInFrames = cpuif_req_masked & (cpuif_addr == 12'h100);
         decoded_reg_strb.ethInFcsErrors = cpuif_req_masked & (cpuif_addr == 12'h104);
         decoded_reg_strb.ethInOverflows = cpuif_req_masked & (cpuif_addr == 12'h108);
@@ -4111,6 +4113,9 @@ module toe_regs (
         end
         if(ad_low(rd_mux_addr) == ad_low(12'h84)) begin
             readback_data_var[ad_hi(12'h84)][31:0] = hwif_in.TCP_SESSIONS_IN_USE.value.next;
+        end
+        if(ad_low(rd_mux_addr) == ad_low(12'h88)) begin
+            readback_data_var[ad_hi(12'h88)][0] = hwif_in.STATUS.tcp_ready.next;
         end
         if(ad_low(rd_mux_addr) == ad_low(12'h100)) begin
             readback_data_var[ad_hi(12'h100)][31:0] = field_storage.ethInFrames.count.value;

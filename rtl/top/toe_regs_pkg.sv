@@ -24,6 +24,14 @@ package toe_regs_pkg;
     } toe_regs__TCP_SESSIONS_IN_USE__in_t;
 
     typedef struct {
+        logic next;
+    } toe_regs__STATUS__tcp_ready__in_t;
+
+    typedef struct {
+        toe_regs__STATUS__tcp_ready__in_t tcp_ready;
+    } toe_regs__STATUS__in_t;
+
+    typedef struct {
         logic incr;
     } toe_regs__ethInFrames__count__in_t;
 
@@ -482,6 +490,7 @@ package toe_regs_pkg;
     typedef struct {
         toe_regs__TCP_CURR_ESTAB__in_t TCP_CURR_ESTAB;
         toe_regs__TCP_SESSIONS_IN_USE__in_t TCP_SESSIONS_IN_USE;
+        toe_regs__STATUS__in_t STATUS;
         toe_regs__ethInFrames__in_t ethInFrames;
         toe_regs__ethInFcsErrors__in_t ethInFcsErrors;
         toe_regs__ethInOverflows__in_t ethInOverflows;

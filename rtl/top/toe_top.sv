@@ -43,6 +43,7 @@ module toe_top
   input  logic                  clk,
   input  logic                  rst,
   input  logic                  tick_us,
+  output logic                  tcp_ready,   // TCP has cleared its tables after reset (STATUS.tcp_ready); segments and requests wait until then
   // MAC
   input  logic [DATA_W-1:0]     s_mac_rx_axis_tdata,
   input  logic [DATA_W/8-1:0]   s_mac_rx_axis_tkeep,
@@ -220,7 +221,8 @@ module toe_top
     .cfg_tcp_keepalive_intvl_us, .cfg_tcp_keepalive_probes, .cfg_tcp_half_open_max, .cfg_tcp_synrcvd_retries,
     .cfg_tcp_rto_init_us, .cfg_tcp_rto_min_us, .cfg_tcp_rto_max_us, .cfg_tcp_max_retries,
     .cfg_tcp_delack_us, .cfg_tcp_time_wait_us, .cfg_tcp_isn_key, .cfg_mem_base,
-    .status_tcp_curr_estab(32'(tcp_curr_estab)), .status_tcp_sessions_in_use(32'(tcp_sessions_in_use))
+    .status_tcp_curr_estab(32'(tcp_curr_estab)), .status_tcp_sessions_in_use(32'(tcp_sessions_in_use)),
+    .status_tcp_ready(tcp_ready)
   );
 
   // ---------------- receive ----------------
@@ -443,7 +445,7 @@ module toe_top
     .stat_out_of_order(stat_inc[CNT_TCP_OUT_OF_ORDER_SEGS]),
     .stat_alloc_fails(stat_inc[CNT_TCP_ALLOC_FAILS]), .stat_mem_errors(stat_inc[CNT_MEM_ERRORS]),
     .stat_app_len_errors(stat_inc[CNT_TCP_APP_LEN_ERRORS]),
-    .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use)
+    .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use), .ready(tcp_ready)
   );
 
   // The TCP rings' memory port, carried to mem_clk when MEM_ASYNC = 1

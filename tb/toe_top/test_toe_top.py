@@ -492,6 +492,36 @@ async def tcp_api_bad_requests(dut):
     assert d.get("tcpAppErrors") == 3 and d.get("tcpAppLenErrors") == 1, d
 
 
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def tcp_ready_after_reset(dut):
+    """STATUS.tcp_ready and the tcp_ready port are 0 while TCP clears its tables after reset
+    (the timer wheel's 1024 slots are the longest) and rise once, together; a SYN that comes
+    before waits and is answered after."""
+    t = Top(dut)
+    AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=2**22)
+    logging.getLogger("cocotb.toe_top.m_axi").setLevel(logging.WARNING)
+    api = TcpApi(t)
+    await t.tb.reset()
+    assert int(dut.tcp_ready.value) == 0
+    assert (await t.csr.read(REG["STATUS"])) & 1 == 0
+    await t.start()                                         # resets again, then ARP
+    await api.push("tcp_listen_req", (80 << 1) | 1)
+    assert (await api.pop("tcp_listen_rsp")) & 1
+    assert int(dut.tcp_ready.value) == 0, "the premise: the SYN comes before TCP is ready"
+    await t.send(Ether(dst=TOE_MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=TOE_IP) /
+                 TCP(sport=40001, dport=80, flags="S", seq=7))
+    waited = 0
+    while not int(dut.tcp_ready.value):
+        await t.tb.cycles(1)
+        waited += 1
+        assert waited < 2000, "tcp_ready did not rise"
+    sa = await t.expect(timeout_us=50)
+    assert TCP in sa and sa[TCP].flags == "SA" and sa[TCP].ack == 8
+    assert (await t.csr.read(REG["STATUS"])) & 1 == 1
+    await t.tb.cycles(3000)                                 # it stays up
+    assert int(dut.tcp_ready.value) == 1
+
+
 @pytest.mark.parametrize("data_w,host_en", [(64, 0), (512, 0), (64, 1)])
 def test_toe_top(data_w, host_en):
     tests = ["host_path"] if host_en else None
