@@ -5,7 +5,8 @@ Paths start and end at flip-flops, block RAM, LUT RAM, SRLs and ports; carry cha
 wide muxes add no LUT level but are reported along the deepest path. Besides the one deepest
 path, every register (by name, bit indices dropped) that a path of the deepest two depths
 ends at is listed: a cut must shorten all of them to lower the figure.
-usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)"""
+usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)
+       report.py --trace NETLIST REGEX    (the deepest path into the registers REGEX names, net by net)"""
 import json
 import re
 import sys
@@ -15,66 +16,112 @@ from pathlib import Path
 SEQUENTIAL = re.compile(r"^(FD|RAMB|URAM|RAM\d|RAM[SD]|SRL|DSP|IBUF|OBUF|BUFG)")
 
 
+class Netlist:
+    """The flattened top of a Yosys JSON netlist as a graph of cells, with the LUT depth of
+    every combinational cell (level) and the input it is deepest through (via)."""
+
+    def __init__(self, netlist_path):
+        modules = json.loads(Path(netlist_path).read_text())["modules"]
+        mod = next(m for m in modules.values() if int(m.get("attributes", {}).get("top", "0"), 2))
+        self.name_of = {}
+        for net, info in mod["netnames"].items():
+            for b in info["bits"]:
+                if isinstance(b, int) and (b not in self.name_of or self.name_of[b].startswith("$")):
+                    self.name_of[b] = net
+        self.driver, self.typ, self.ins_of, self.outs_of, self.sinks = {}, {}, {}, {}, {}
+        for name, cell in mod["cells"].items():
+            dirs = cell.get("port_directions", {})
+            bits = lambda d: [b for p, bs in cell["connections"].items() if dirs.get(p) == d
+                              for b in bs if isinstance(b, int)]
+            self.typ[name], self.ins_of[name], self.outs_of[name] = cell["type"], bits("input"), bits("output")
+            for b in self.outs_of[name]:
+                self.driver[b] = name
+            for b in self.ins_of[name]:
+                self.sinks.setdefault(b, []).append(name)
+        self.comb = {n for n, t in self.typ.items() if not SEQUENTIAL.match(t)}
+        self.level, self.via = {}, {}
+        for start in self.comb:
+            stack = [(start, False)]
+            while stack:
+                name, ready = stack.pop()
+                if name in self.level:
+                    continue
+                preds = self.preds(name)
+                if not ready:
+                    stack.append((name, True))
+                    stack += [(p, False) for p in preds if p not in self.level]
+                    continue
+                best = max(preds, key=lambda p: self.level[p], default=None)
+                self.level[name] = (self.level[best] if best else 0) + (1 if self.typ[name].startswith("LUT") else 0)
+                self.via[name] = best
+
+    def preds(self, name):
+        return {self.driver[b] for b in self.ins_of[name] if self.driver.get(b) in self.comb}
+
+    def register_of(self, cell):
+        """A sequential cell's name as the RTL gives it: its output net, bit index dropped."""
+        return re.sub(r"\[\d+\]$", "", self.name_of.get(self.outs_of[cell][0], "?")) if self.outs_of[cell] else cell
+
+    def endpoints(self):
+        """Each sequential cell with the depth of the deepest path into it."""
+        for name, t in self.typ.items():
+            if SEQUENTIAL.match(t):
+                yield name, max((self.level[p] for p in self.preds(name)), default=0)
+
+    def path_to(self, cell):
+        """The combinational cells of the deepest path that ends at cell, first one first."""
+        last = max(self.preds(cell), key=lambda p: self.level[p], default=None)
+        path = []
+        while last:
+            path.append(last)
+            last = self.via[last]
+        return path[::-1]
+
+
 def lut_depth(netlist_path):
-    """Deepest path in LUT levels, with the registers (or ports) it starts and ends at."""
-    modules = json.loads(Path(netlist_path).read_text())["modules"]
-    mod = next(m for m in modules.values() if int(m.get("attributes", {}).get("top", "0"), 2))
-    name_of = {}
-    for net, info in mod["netnames"].items():
-        for b in info["bits"]:
-            if isinstance(b, int) and (b not in name_of or name_of[b].startswith("$")):
-                name_of[b] = net
-    driver, typ, ins_of, outs_of, sinks = {}, {}, {}, {}, {}
-    for name, cell in mod["cells"].items():
-        dirs = cell.get("port_directions", {})
-        bits = lambda d: [b for p, bs in cell["connections"].items() if dirs.get(p) == d
-                          for b in bs if isinstance(b, int)]
-        typ[name], ins_of[name], outs_of[name] = cell["type"], bits("input"), bits("output")
-        for b in outs_of[name]:
-            driver[b] = name
-        for b in ins_of[name]:
-            sinks.setdefault(b, []).append(name)
-    comb = {n for n, t in typ.items() if not SEQUENTIAL.match(t)}
-    level, via = {}, {}
-    for start in comb:
-        stack = [(start, False)]
-        while stack:
-            name, ready = stack.pop()
-            if name in level:
-                continue
-            preds = {driver[b] for b in ins_of[name] if driver.get(b) in comb}
-            if not ready:
-                stack.append((name, True))
-                stack += [(p, False) for p in preds if p not in level]
-                continue
-            best = max(preds, key=lambda p: level[p], default=None)
-            level[name] = (level[best] if best else 0) + (1 if typ[name].startswith("LUT") else 0)
-            via[name] = best
-    end = max(level, key=level.get)
+    """Deepest path in LUT levels, the cells along it, the registers (or ports) it starts
+    and ends at, and the registers the paths of the deepest two depths end at."""
+    n = Netlist(netlist_path)
+    end = max(n.level, key=n.level.get)
     first, cells = end, []
     while first:
-        cells.append(typ[first])
-        if not via[first]:
+        cells.append(n.typ[first])
+        if not n.via[first]:
             break
-        first = via[first]
-    starts = sorted({name_of.get(b, "?") for b in ins_of[first] if b in driver})[:3]
-    ends = sorted({name_of.get(o, "?") for b in outs_of[end] for s in sinks.get(b, [])
-                   if SEQUENTIAL.match(typ[s]) for o in outs_of[s]})[:3]
+        first = n.via[first]
+    starts = sorted({n.name_of.get(b, "?") for b in n.ins_of[first] if b in n.driver})[:3]
+    ends = sorted({n.name_of.get(o, "?") for b in n.outs_of[end] for s in n.sinks.get(b, [])
+                   if SEQUENTIAL.match(n.typ[s]) for o in n.outs_of[s]})[:3]
     deep = {}
-    for name, t in typ.items():
-        if not SEQUENTIAL.match(t):
-            continue
-        d = max((level[driver[b]] for b in ins_of[name] if driver.get(b) in comb), default=0)
-        if d >= level[end] - 1:
-            for o in outs_of[name]:
-                reg = re.sub(r"\[\d+\]$", "", name_of.get(o, "?"))
-                deep[reg] = max(deep.get(reg, 0), d)
+    for cell, d in n.endpoints():
+        if d >= n.level[end] - 1:
+            reg = n.register_of(cell)
+            deep[reg] = max(deep.get(reg, 0), d)
     ends_by_depth = {str(d): sorted(r for r, rd in deep.items() if rd == d)
                      for d in sorted(set(deep.values()), reverse=True)}
-    return level[end], dict(Counter(cells)), starts, ends, ends_by_depth
+    return n.level[end], dict(Counter(cells)), starts, ends, ends_by_depth
+
+
+def trace(netlist_path, pattern):
+    """Print the deepest path into the registers whose name matches pattern (a regular
+    expression), one cell per line: its LUT level, type and the net it drives."""
+    n = Netlist(netlist_path)
+    hits = [(d, cell) for cell, d in n.endpoints() if re.search(pattern, n.register_of(cell))]
+    if not hits:
+        sys.exit(f"no register matches {pattern}")
+    depth, cell = max(hits)
+    path = n.path_to(cell)
+    if path:
+        print("from", sorted({n.name_of.get(b, "?") for b in n.ins_of[path[0]] if b in n.driver})[:4])
+    for c in path:
+        print(f"{n.level[c]:3d} {n.typ[c]:8s} {n.name_of.get(n.outs_of[c][0], '?') if n.outs_of[c] else ''}")
+    print(f"to {n.register_of(cell)} ({depth} LUT levels)")
 
 
 def main():
+    if sys.argv[1] == "--trace":
+        trace(sys.argv[2], sys.argv[3])
+        return
     out_dir = Path(sys.argv[1])
     report = {}
     for target in sys.argv[2:]:
