@@ -59,8 +59,12 @@ class Netlist:
         return {self.driver[b] for b in self.ins_of[name] if self.driver.get(b) in self.comb}
 
     def register_of(self, cell):
-        """A sequential cell's name as the RTL gives it: its output net, bit index dropped."""
-        return re.sub(r"\[\d+\]$", "", self.name_of.get(self.outs_of[cell][0], "?")) if self.outs_of[cell] else cell
+        """A sequential cell's name as the RTL gives it: its output net (bit index dropped), or
+        where only Abc named that net, the cell's own name (a RAM's: memory.row.column)."""
+        net = self.name_of.get(self.outs_of[cell][0], "$") if self.outs_of[cell] else "$"
+        if net.startswith("$"):
+            return net if cell.startswith("$") else re.sub(r"(\.\d+)+$", "", cell)
+        return re.sub(r"\[\d+\]$", "", net)
 
     def endpoints(self):
         """Each sequential cell with the depth of the deepest path into it."""
@@ -104,7 +108,8 @@ def lut_depth(netlist_path):
 
 def trace(netlist_path, pattern):
     """Print the deepest path into the registers whose name matches pattern (a regular
-    expression), one cell per line: its LUT level, type and the net it drives."""
+    expression), one cell per line: its LUT level, type and the RTL-named nets it reads or
+    drives (Abc's own names left out)."""
     n = Netlist(netlist_path)
     hits = [(d, cell) for cell, d in n.endpoints() if re.search(pattern, n.register_of(cell))]
     if not hits:
@@ -114,7 +119,9 @@ def trace(netlist_path, pattern):
     if path:
         print("from", sorted({n.name_of.get(b, "?") for b in n.ins_of[path[0]] if b in n.driver})[:4])
     for c in path:
-        print(f"{n.level[c]:3d} {n.typ[c]:8s} {n.name_of.get(n.outs_of[c][0], '?') if n.outs_of[c] else ''}")
+        named = sorted({n.name_of[b] for b in n.ins_of[c] + n.outs_of[c]
+                        if not n.name_of.get(b, "$").startswith("$")})
+        print(f"{n.level[c]:3d} {n.typ[c]:8s} {' '.join(named[:4])}")
     print(f"to {n.register_of(cell)} ({depth} LUT levels)")
 
 

@@ -43,10 +43,11 @@ module toe_axis_trim #(
   always_comb
     for (int i = 0; i < W; i++) keep_mask[i] = 16'(i) < remain;
   wire reaches_len = remain <= 16'(W);          // this beat holds the last kept byte
-  // the frame ends before its length: past this beat, or at a byte of it that should be
-  // kept and is not (tkeep is contiguous from byte 0: no byte count, no carry chain behind
-  // the input's tkeep)
-  wire too_short   = s_axis_tlast && (!reaches_len || (keep_mask & ~s_axis_tkeep) != '0);
+  // the frame ends before its length: past this beat, or before this beat's last byte to
+  // keep, byte remain-1 (tkeep is contiguous from byte 0, so that byte's keep bit tells; one
+  // mux by remain, not a compare per byte reduced behind it; remain = 0 keeps nothing)
+  wire [W:0] keep_from_1 = {s_axis_tkeep, 1'b1};   // bit b: byte b-1 is there (b = 0: none needed)
+  wire too_short   = s_axis_tlast && (!reaches_len || !keep_from_1[remain[$clog2(W):0]]);
 
   // The output register can take a beat unless it holds one that is not leaving.
   wire out_free = !out_valid_reg || (m_axis_tready && !held_reg);

@@ -1603,11 +1603,18 @@ module toe_tcp_core
       post_write_reg <= 1'b0;
     end
   end
+  // The post stage's session is also the address of the record written: during the reset's
+  // init it counts with init_reg, so that the write address is this register alone (no
+  // choice by state in front of the forwarding compares, stop 43)
+  always_ff @(posedge clk) begin
+    if (exec) post_sid_reg <= sid_reg;
+    else if (state_reg == ST_INIT) post_sid_reg <= SW'(init_reg) + 1'b1;
+    if (rst) post_sid_reg <= '0;
+  end
   // the event's verdict, kept from its step through the send step and the finish
   always_ff @(posedge clk) if (exec) begin
     ev_writes_reg <= writes;
     post_sess_reg <= step.ns;
-    post_sid_reg <= sid_reg;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
     post_rx_read_reg <= step.rx_init ? step.rx_first : ev_rx_read;
     post_rx_init_reg <= step.rx_init;
@@ -1765,7 +1772,10 @@ module toe_tcp_core
       sent_seq_reg <= sent_seq;
       sent_len_reg <= sent_len;
       sent_sendq_reg <= sent_sendq;
-    end else if (fast_exec) begin
+    end else if (state_reg == ST_PRE) begin
+      // the fast path's record, written whether the event is fast or not (its enable is a
+      // state, not the fast path's verdict): only a finish reads these, and a slow event's
+      // own (after ST_TAIL) writes them again before its finish
       sent_sess_reg <= fs;     // ns is fs then: not through the event step's logic
       sent_send_reg <= SEND_NONE;
       sent_seq_reg <= step.send_seq;
@@ -1875,7 +1885,7 @@ module toe_tcp_core
   assign rxd_init_rx_done = step.rx_first;
   assign rec_rd_session = SID_W'(rd_addr);
   assign post_op_valid = state_reg == ST_INIT || post_write_reg;
-  assign post_op_session = SID_W'(state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg);
+  assign post_op_session = SID_W'(post_sid_reg);
   // the drop bit goes with the record's write in the post stage (from the step it led the
   // fast path into the drop table's LUTRAM write enables: 14 levels at 512 bits); a new
   // connection's first completion comes two or more cycles after its step, so it still
@@ -1926,7 +1936,7 @@ module toe_tcp_core
 
   // ---------------- sequencing ----------------
   assign wr_en = state_reg == ST_INIT || post_write_reg;
-  assign wr_addr = state_reg == ST_INIT ? SW'(init_reg) : post_sid_reg;
+  assign wr_addr = post_sid_reg;
   always_comb begin
     wr_sess = fin_sess;
     if (state_reg == ST_INIT) wr_sess = '0;
@@ -2032,6 +2042,9 @@ module toe_tcp_core
     assert (fin_sess.dack_defers == '0 || fin_sess.dack_on)
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
   end
+  // the reset's init writes record init_reg, through post_sid_reg (the one write address)
+  always @(posedge clk) if (!rst && state_reg == ST_INIT)
+    assert (post_sid_reg == SW'(init_reg)) else $error("toe_tcp_core: init writes %0d, not %0d", post_sid_reg, init_reg);
   // the fast path's parallel form of wants_window on its record after the ACK
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG)
     assert (fast_waits_after == wants_window(fs))
