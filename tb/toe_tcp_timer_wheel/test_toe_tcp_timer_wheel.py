@@ -44,8 +44,14 @@ class Wheel:
         d.jump_valid.value = 0
         d.jump_us.value = 0
         await self.tb.reset()
-        for _ in range(2 * max(self.n, 1024) + 10):     # the wheel clears its RAMs
+        # the wheel clears its RAMs (max(MAX_SESSIONS, SLOTS) cycles), then says ready
+        cleared = 0
+        while not int(d.ready.value):
             await FallingEdge(d.clk)
+            cleared += 1
+            assert cleared <= max(self.n, 1024) + 10, "the wheel never said ready"
+        # (one clearing edge passed inside tb.reset(), which returns a cycle after rst falls)
+        assert cleared + 1 >= self.n, f"ready after {cleared + 1} cycles, before {self.n} sessions were cleared"
         cocotb.start_soon(self._monitor())
 
     async def now(self):

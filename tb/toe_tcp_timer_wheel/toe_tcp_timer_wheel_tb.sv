@@ -19,7 +19,8 @@ module toe_tcp_timer_wheel_tb #(
   output logic        fire_valid,
   input  logic        fire_ready,
   output logic [$clog2(MAX_SESSIONS)-1:0] fire_session,
-  output logic [$clog2(MAX_SESSIONS):0]   armed
+  output logic [$clog2(MAX_SESSIONS):0]   armed,
+  output logic        ready
 );
   logic [15:0] div_reg;
   always_ff @(posedge clk) begin
