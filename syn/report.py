@@ -56,7 +56,8 @@ class Netlist:
                 self.via[name] = best
 
     def preds(self, name):
-        return {self.driver[b] for b in self.ins_of[name] if self.driver.get(b) in self.comb}
+        """The combinational cells driving name, sorted (ties between paths break the same way each run)."""
+        return sorted({self.driver[b] for b in self.ins_of[name] if self.driver.get(b) in self.comb})
 
     def register_of(self, cell):
         """A sequential cell's name as the RTL gives it: its output net (bit index dropped), or
@@ -72,14 +73,17 @@ class Netlist:
             if SEQUENTIAL.match(t):
                 yield name, max((self.level[p] for p in self.preds(name)), default=0)
 
-    def path_to(self, cell):
-        """The combinational cells of the deepest path that ends at cell, first one first."""
-        last = max(self.preds(cell), key=lambda p: self.level[p], default=None)
+    def chain(self, last):
+        """The combinational cells of the deepest path through last, first one first."""
         path = []
         while last:
             path.append(last)
             last = self.via[last]
         return path[::-1]
+
+    def path_to(self, cell):
+        """The combinational cells of the deepest path that ends at cell, first one first."""
+        return self.chain(max(self.preds(cell), key=lambda p: self.level[p], default=None))
 
 
 def lut_depth(netlist_path):
@@ -87,12 +91,8 @@ def lut_depth(netlist_path):
     and ends at, and the registers the paths of the deepest two depths end at."""
     n = Netlist(netlist_path)
     end = max(n.level, key=n.level.get)
-    first, cells = end, []
-    while first:
-        cells.append(n.typ[first])
-        if not n.via[first]:
-            break
-        first = n.via[first]
+    path = n.chain(end)
+    first, cells = path[0], [n.typ[c] for c in path]
     starts = sorted({n.name_of.get(b, "?") for b in n.ins_of[first] if b in n.driver})[:3]
     ends = sorted({n.name_of.get(o, "?") for b in n.outs_of[end] for s in n.sinks.get(b, [])
                    if SEQUENTIAL.match(n.typ[s]) for o in n.outs_of[s]})[:3]
