@@ -1789,6 +1789,26 @@ module toe_tcp_core
       sent_sendq_reg <= 1'b0;
     end
   end
+  // ---- the advertised edge, computed with the step from the values the finish would read
+  // (toe_tcp_rules_pkg::adv_edge on post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg;
+  // an SVA checks they agree), so that the finish only chooses: from it, the edge led the
+  // segment command's window and the read engine's wake bit (13 LUT levels at 512 bits,
+  // stop 43). Its enable is the state, not the fast path's verdict: a slow event's ST_TAIL
+  // loads it again, and a fast one's ST_PRE comes after the previous event's finish read it
+  // (an event started in a size step is slow_only_reg, its ST_PRE beside the send step). The
+  // tail changes none of the fields it reads (RCV.NXT, RCV.ADV, MSS, reassembly, RX_READ).
+  logic [31:0] post_adv_edge_reg;
+  always_ff @(posedge clk) begin
+    if (state_reg == ST_TAIL)
+      post_adv_edge_reg <= adv_edge_of(step_reg.ns, step_reg.rx_init ? step_reg.rx_first : pre_reg.rx_read, s.rcv_nxt);
+    else if (state_reg == ST_PRE && !slow_only_reg)
+      post_adv_edge_reg <= adv_edge(s.rcv_adv, fast_data ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, s.mss,
+                                    s.ooo[0].on && !fast_data, RING, MAX_WIN);
+  end
+  // the window of either edge, side by side (the send decision chooses)
+  logic adv_moves;
+  wire [31:0] adv_wnd_kept = pos(sent_sess_reg.rcv_adv - sent_sess_reg.rcv_nxt);
+  wire [31:0] adv_wnd_moved = pos(post_adv_edge_reg - sent_sess_reg.rcv_nxt);
   // ---- the finish (every event): idle timer, ACK, advertised edge, segment command,
   // record write ----
   always_comb begin
@@ -1823,13 +1843,14 @@ module toe_tcp_core
       fin_sess.dack_defers = '0;
     end
 
-    // the advertised edge moves with every segment but an RST (no field it reads is sent here)
-    if (send_post != SEND_NONE && send_post != SEND_RST)
-      fin_sess.rcv_adv = adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg);
+    // the advertised edge moves with every segment but an RST (no field it reads is sent
+    // here): to the edge computed with the step (post_adv_edge_reg)
+    adv_moves = send_post != SEND_NONE && send_post != SEND_RST;
+    if (adv_moves) fin_sess.rcv_adv = post_adv_edge_reg;
     // ---- the segment command: the window is the final one (every segment but a SYN or RST) ----
     post_cmd = '{session: SID_W'(post_sid_reg), remote_ip: fin_sess.remote_ip, remote_port: fin_sess.remote_port,
                  local_port: fin_sess.local_port, seq: seq_post, ack: fin_sess.rcv_nxt, flags: 8'd0,
-                 window: 16'(pos(fin_sess.rcv_adv - fin_sess.rcv_nxt)), length: '0, mss: '0};
+                 window: 16'(adv_moves ? adv_wnd_moved : adv_wnd_kept), length: '0, mss: '0};
     unique case (send_post)
       SEND_ACK:    post_cmd.flags = 8'h10;
       SEND_DATA:   begin
@@ -1908,7 +1929,7 @@ module toe_tcp_core
                            fin_sess.state != SYN_RCVD && (!fin_sess.end_told || fin_sess.orderly);
   assign rxread_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
     ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
-     pos(fin_sess.rcv_adv - fin_sess.rcv_nxt) < (RING >> 1)));
+     (adv_moves ? adv_wnd_moved < (RING >> 1) : adv_wnd_kept < (RING >> 1))));
   // app sends (toe_tcp_tx_req): with every record written, whether the session is sendable,
   // whether a request now is the app's error (it closed, or was told the end: not a race
   // with a reset whose notification is still on its way), SND.UNA, a new connection's
@@ -2077,6 +2098,10 @@ module toe_tcp_core
   // the kept state is the record's while the slow step and its tail run
   always @(posedge clk) if (!rst && (state_reg == ST_EXEC || state_reg == ST_TAIL))
     assert (exec_state_reg == s.state) else $error("toe_tcp_core: session %0d state changed under the slow step", sid_reg);
+  // the edge computed with the step is the one of the record the finish reads
+  always @(posedge clk) if (!rst && post_valid_reg)
+    assert (post_adv_edge_reg == adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg))
+      else $error("toe_tcp_core: session %0d advertised edge computed with the step differs from the finish's", post_sid_reg);
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))

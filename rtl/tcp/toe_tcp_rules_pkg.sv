@@ -178,14 +178,20 @@ package toe_tcp_rules_pkg;
   // carries the window the previous one did: RFC 5681 2 counts an ACK as a duplicate only
   // if its window is unchanged, and a sender that does not count it waits for its RTO
   // instead of retransmitting fast (the edge would otherwise move as the app reads).
+  // Both candidates for the edge (the ring's end, RCV.NXT + max_win) are checked against
+  // RCV.ADV side by side and the smaller chosen after: no compare waits for the choice.
   function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
                                            input logic [15:0] mss, input logic dup,
                                            input logic [31:0] ring_bytes, max_win);
-    logic [31:0] edge_max, step;
-    edge_max = rx_read + ring_bytes;
-    if (seq_lt(rcv_nxt + max_win, edge_max)) edge_max = rcv_nxt + max_win;
+    logic [31:0] ring_edge, win_edge, step;
+    logic win_caps, ring_moves, win_moves;
+    ring_edge = rx_read + ring_bytes;
+    win_edge = rcv_nxt + max_win;
+    win_caps = seq_lt(win_edge, ring_edge);
     step = umin(ring_bytes >> 1, 32'(mss));
-    if (!dup && seq_lt(rcv_adv, edge_max) && edge_max - rcv_adv >= step) return edge_max;
+    ring_moves = seq_lt(rcv_adv, ring_edge) && ring_edge - rcv_adv >= step;
+    win_moves = seq_lt(rcv_adv, win_edge) && win_edge - rcv_adv >= step;
+    if (!dup && (win_caps ? win_moves : ring_moves)) return win_caps ? win_edge : ring_edge;
     return rcv_adv;
   endfunction
 
