@@ -19,7 +19,9 @@
 // The payload checksum is pipelined (CSUM_LATENCY stages: csum_latency, see
 // toe_axis_csum): each segment's sum joins its command in the header queue's order. The
 // header's share of the checksum is summed when a command is queued; the segment leaves
-// through a register slice.
+// through a register slice. The header's share is queued unfolded (HDR_SUM_W bits): its fold
+// is the output's, with the payload's (folded in front of the queues, it made the command's
+// way into them 12 LUT levels at 512 bits, stop 43).
 module toe_tcp_tx_engine
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -55,40 +57,42 @@ module toe_tcp_tx_engine
   output logic                  stat_out_segs
 );
   localparam int unsigned W = DATA_W / 8;
+  localparam int unsigned HDR_TERMS = 14;
+  localparam int unsigned HDR_SUM_W = 16 + $clog2(HDR_TERMS);   // the header's 16-bit terms, summed unfolded
 
   // ---- issue: header-only commands to their own queue; else start the payload read and
   // remember the command ----
   logic pend_ready, pend_valid, pend_pop;
   tcp_tx_cmd_t pend;
-  logic [15:0] pend_hdr_sum;   // its header's share of the checksum
+  logic [HDR_SUM_W-1:0] pend_hdr_sum;   // its header's share of the checksum (unfolded)
   wire header_only = s_cmd.length == '0 && s_cmd.mss == '0 && !s_cmd.flags[F_SYN] && !s_cmd.flags[F_FIN];
   wire needs_read = s_cmd.length != '0;
   logic hof_ready, hof_valid, hof_pop;
   tcp_tx_cmd_t hof_cmd;
-  logic [15:0] hof_hdr_sum;
+  logic [HDR_SUM_W-1:0] hof_hdr_sum;
   assign s_cmd_ready = header_only ? hof_ready : pend_ready && (!needs_read || m_rd_job_ready);
   assign m_rd_job_valid = s_cmd_valid && needs_read && pend_ready;
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
                       base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
                       offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
-  // The checksum's share of the pseudo-header and the header fields, summed (and folded)
-  // once when a command is queued (both queues keep it): the output adds only the payload's.
-  function automatic logic [14*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
+  // The checksum's share of the pseudo-header and the header fields, summed once when a
+  // command is queued (both queues keep it): the output adds the payload's and folds.
+  function automatic logic [HDR_TERMS*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
     logic [15:0] tcp_len = 16'(TCP_HDR_BYTES) + (c.mss != '0 ? 16'd4 : 16'd0) + c.length;
     return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP), tcp_len,
             c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
             {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
   endfunction
-  logic [31:0] cmd_terms_sum;
-  toe_sum_tree #(.N(14), .IN_W(16), .OUT_W(32)) u_cmd_hdr_sum (.terms(hdr_terms(s_cmd)), .sum(cmd_terms_sum));
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(CMD_AHEAD)) u_pending (
-    .clk, .rst, .s_data({s_cmd, csum_fold(cmd_terms_sum)}), .s_valid(s_cmd_valid && s_cmd_ready && !header_only),
+  logic [HDR_SUM_W-1:0] cmd_terms_sum;
+  toe_sum_tree #(.N(HDR_TERMS), .IN_W(16), .OUT_W(HDR_SUM_W)) u_cmd_hdr_sum (.terms(hdr_terms(s_cmd)), .sum(cmd_terms_sum));
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(CMD_AHEAD)) u_pending (
+    .clk, .rst, .s_data({s_cmd, cmd_terms_sum}), .s_valid(s_cmd_valid && s_cmd_ready && !header_only),
     .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0), .m_data({pend, pend_hdr_sum}), .m_valid(pend_valid),
     .m_ready(pend_pop),
     .uncommitted()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(8)) u_header_only (
-    .clk, .rst, .s_data({s_cmd, csum_fold(cmd_terms_sum)}), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(8)) u_header_only (
+    .clk, .rst, .s_data({s_cmd, cmd_terms_sum}), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
     .commit(1'b0), .rewind(1'b0), .m_data({hof_cmd, hof_hdr_sum}), .m_valid(hof_valid), .m_ready(hof_pop),
     .uncommitted()
   );
@@ -128,7 +132,8 @@ module toe_tcp_tx_engine
   // command queue: a sum is pushed after its command and popped with it) ----
   logic hdr_ready, hdr_valid, hdr_pop, hsum_ready, hsum_valid;
   tcp_tx_cmd_t hcmd;
-  logic [15:0] hsum, hcmd_hdr_sum;
+  logic [15:0] hsum;
+  logic [HDR_SUM_W-1:0] hcmd_hdr_sum;
   logic [DATA_W-1:0] sf_tdata;
   logic [W-1:0] sf_tkeep;
   logic sf_tvalid, sf_tready, sf_tlast, fifo_ready;
@@ -141,7 +146,7 @@ module toe_tcp_tx_engine
     .m_axis_tready(sf_tready), .m_axis_tlast(sf_tlast), .m_axis_tuser(),
     .drop_bad(), .drop_full()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + 16), .DEPTH(16)) u_hdr (
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(16)) u_hdr (
     .clk, .rst, .s_data({pend, pend_hdr_sum}), .s_valid(pend_pop), .s_ready(hdr_ready),
     .commit(1'b0), .rewind(1'b0), .m_data({hcmd, hcmd_hdr_sum}), .m_valid(hdr_valid), .m_ready(hdr_pop),
     .uncommitted()
@@ -161,13 +166,14 @@ module toe_tcp_tx_engine
   // ---- the next segment: a data (or SYN/FIN) one or a header-only one (an empty beat),
   // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
   // the payload sum ride on tuser ----
-  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 32;
+  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + HDR_SUM_W + 16;
   logic [1:0] arb_tready;
   logic [DATA_W-1:0] ins_tdata;
   logic [W-1:0] ins_tkeep;
   logic ins_valid, ins_ready, ins_last;
   tcp_tx_cmd_t seg_cmd;
-  logic [15:0] seg_hdr_sum, seg_sum;
+  logic [HDR_SUM_W-1:0] seg_hdr_sum;
+  logic [15:0] seg_sum;
   toe_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .USER_W(SEG_USER_W)) u_arb (
     .clk, .rst,
     .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
@@ -192,7 +198,7 @@ module toe_tcp_tx_engine
     h.doff = seg_cmd.mss != '0 ? 4'd6 : 4'd5;
     h.flags = seg_cmd.flags;
     h.window = seg_cmd.window;
-    h.checksum = ~csum_fold({16'd0, seg_hdr_sum} + {16'd0, seg_sum});
+    h.checksum = ~csum_fold(32'(seg_hdr_sum) + 32'(seg_sum));
   end
   ip_tx_meta_t im;
   assign im = '{dst_ip: seg_cmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
