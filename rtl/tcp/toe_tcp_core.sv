@@ -24,7 +24,8 @@
 //     request, +10 for the SipHash ISN of a new session): the pre stage (ST_PRE)
 //     computes every compare and sum of record, segment and engine values for each
 //     case the step may take; the second pre stage (ST_PRE2) places the payload among
-//     the out-of-order intervals; the event step (ST_EXEC) applies the receive rules
+//     the out-of-order intervals and decides a segment's case (seg_plan_of: which
+//     rule of RFC 9293 3.10.7 applies, the state after its ACK); the event step (ST_EXEC) applies the receive rules
 //     of the event's kind with them (acceptability, ACK, window update, payload, FIN,
 //     timers) and chooses the segment an event must send (an ACK, a SYN-ACK, an RST,
 //     a probe); the tail (ST_TAIL) applies the rules all kinds share (a timer that
@@ -851,7 +852,7 @@ module toe_tcp_core
   // path) every rule that compares or adds fields of the record, the segment and the
   // engines' values is computed at once, for each case the step may take, and kept in
   // pre_reg; in the second (ST_PRE2) the payload's place among the out-of-order intervals
-  // (place_reg); in the third (ST_EXEC) the step of the event's kind chooses among them; in
+  // (place_reg) and a segment's case (plan_reg); in the third (ST_EXEC) the step of the event's kind chooses among them; in
   // the fourth (ST_TAIL) the rules all kinds share finish it. The record and the segment
   // are the same in all four (a finish in between writes another session's); pre_reg is
   // taken again in each (the engines' values move) but holds in ST_TAIL, so that those the
@@ -1014,6 +1015,64 @@ module toe_tcp_core
   // the record read's forward (the fast path, in ST_PRE, does not read it)
   tcp_state_e exec_state_reg;
   always_ff @(posedge clk) if (state_reg == ST_PRE2) exec_state_reg <= s.state;
+  // The case a received segment's step takes (RFC 9293 3.10.7) and, for the ACK of a
+  // synchronized segment (SEG_ACK), the state after it and whether its payload and FIN are
+  // taken: decided in ST_PRE2 on the record's state and pre_reg, and kept, so that the step
+  // in ST_EXEC reads registered choices instead of a chain of compares (the chain was 12
+  // LUT levels into step_reg at 512 bits, stop 44). pre_reg's values in ST_PRE2 (from
+  // ST_PRE) are those of ST_EXEC for every field read here: they are functions of the
+  // record and the segment, which stay (SVA below).
+  typedef enum logic [3:0] {
+    SEG_NEW,            // a SYN to a listened port, new session: passive open
+    SEG_LISTEN,         // no session, port listened (RFC 9293 3.10.7.2)
+    SEG_NO_CONN,        // no session, port not listened (3.10.7.1)
+    SEG_SYN_FIN,        // SYN-SENT: a SYN+FIN, dropped (cfg_drop_synfin)
+    SEG_SYN_SENT,       // SYN-SENT (3.10.7.3)
+    SEG_SYN_REPEATED,   // SYN-RCVD: the peer repeats its SYN (our SYN-ACK was lost)
+    SEG_UNACCEPTABLE,   // synchronized: not acceptable
+    SEG_RST,            // synchronized: acceptable, RST
+    SEG_SYN_RESET,      // synchronized: an in-window SYN resets (RFC 793, !cfg_rfc5961_syn)
+    SEG_SYN_CHALLENGE,  // synchronized: a SYN gets a challenge ACK (RFC 5961 4.2)
+    SEG_NO_ACK,         // synchronized: neither RST, SYN nor ACK, dropped
+    SEG_ACK             // synchronized: the ACK, payload and FIN (step_ack)
+  } seg_case_e;
+  typedef struct packed {
+    seg_case_e  seg_case;
+    tcp_state_e st_ack;    // a synchronized state after the ACK of a segment that goes on
+    logic       goes_on;   // the ACK does not end the step: payload and FIN are taken
+  } seg_plan_t;
+  function automatic seg_plan_t seg_plan_of(input tcp_state_e st, input pre_t p);
+    seg_plan_t y;
+    y.seg_case = new_reg ? SEG_NEW :
+                 p.no_conn && listening_reg ? SEG_LISTEN :
+                 p.no_conn ? SEG_NO_CONN :
+                 st == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin ? SEG_SYN_FIN :
+                 st == SYN_SENT ? SEG_SYN_SENT :
+                 st == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && p.syn_repeated ? SEG_SYN_REPEATED :
+                 !p.acceptable ? SEG_UNACCEPTABLE :
+                 g.flags[F_RST] ? SEG_RST :
+                 g.flags[F_SYN] && !cfg_rfc5961_syn && st != SYN_RCVD && p.syn_in_window ? SEG_SYN_RESET :
+                 g.flags[F_SYN] ? SEG_SYN_CHALLENGE :
+                 !g.flags[F_ACK] ? SEG_NO_ACK : SEG_ACK;
+    // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else the
+    // RST below)
+    y.st_ack = st;
+    unique case (st)
+      SYN_RCVD: y.st_ack = ESTABLISHED;
+      FIN_WAIT_1: if (p.fin_acked) y.st_ack = FIN_WAIT_2;
+      CLOSING: if (p.fin_acked) y.st_ack = TIME_WAIT;
+      LAST_ACK: if (p.fin_acked) y.st_ack = CLOSED;
+      default: ;
+    endcase
+    // the ACK ends the step: SYN-RCVD's ACK is not a new one (RST), it acknowledges
+    // something never sent (ACK), LAST-ACK's FIN is acknowledged (closed), a FIN in
+    // TIME-WAIT (ACK, the timer restarts)
+    y.goes_on = !(st == SYN_RCVD && p.ack_kind != ACK_NEW) && p.ack_kind != ACK_UNSENT &&
+                !(st == LAST_ACK && p.fin_acked) && !(st == TIME_WAIT && g.flags[F_FIN]);
+    return y;
+  endfunction
+  seg_plan_t plan_reg;
+  always_ff @(posedge clk) if (state_reg == ST_PRE2) plan_reg <= seg_plan_of(s.state, pre_reg);
   // The ACK of a segment in a synchronized state (and SYN-RCVD) that is acceptable, has ACK
   // and neither RST nor SYN (RFC 9293 3.10.7.4 from the ACK field on): the ACK, the payload
   // and the FIN. It is computed apart from the step's other cases, which choose it
@@ -1021,8 +1080,10 @@ module toe_tcp_core
   step_t step_ack;
   always_comb begin
     reasm_t reasm;
-    logic stop, fin_acked;
+    logic refused;           // the ACK is answered and not taken (an RST, or an ACK)
+    logic fin_acked;
     tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
+    logic goes_on;           // the ACK does not end the step: payload and FIN are taken
     logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
     dack_t dack;
     ack_kind_e ack_kind;
@@ -1033,18 +1094,12 @@ module toe_tcp_core
     took = 1'b0;
     dack = '0;
     fin_acked = 1'b0;
-    stop = 1'b0;
+    refused = 1'b0;
     ack_kind = pre_reg.ack_kind;
-    // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else
-    // `stop` below): the ACK step sets it, the payload and FIN steps start from it
-    st_ack = exec_state_reg;
-    unique case (exec_state_reg)
-      SYN_RCVD: st_ack = ESTABLISHED;
-      FIN_WAIT_1: if (pre_reg.fin_acked) st_ack = FIN_WAIT_2;
-      CLOSING: if (pre_reg.fin_acked) st_ack = TIME_WAIT;
-      LAST_ACK: if (pre_reg.fin_acked) st_ack = CLOSED;
-      default: ;
-    endcase
+    // the state after an acceptable ACK (seg_plan_of): the ACK step sets it, the payload
+    // and FIN steps start from it, when the ACK goes on to them
+    st_ack = plan_reg.st_ack;
+    goes_on = plan_reg.goes_on;
     // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
     if (exec_state_reg == SYN_RCVD) begin
       if (ack_kind == ACK_NEW) begin
@@ -1053,15 +1108,15 @@ module toe_tcp_core
       end else begin
         r.send = SEND_RST;
         r.send_seq = g.ack;
-        stop = 1'b1;
+        refused = 1'b1;
       end
     end
-    if (!stop && ack_kind == ACK_UNSENT) begin
+    if (!refused && ack_kind == ACK_UNSENT) begin
       r.send = SEND_ACK;       // acknowledges something never sent
       r.count.wdrop = 1'b1;
-      stop = 1'b1;
+      refused = 1'b1;
     end
-    if (!stop) begin
+    if (!refused) begin
       r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
                     pre_reg.wnd_grows, pre_reg.at_rto);
       if (ack_kind == ACK_NEW) begin
@@ -1080,22 +1135,20 @@ module toe_tcp_core
       r.ns.state = st_ack;
       unique case (exec_state_reg)
         CLOSING: if (fin_acked) r = time_wait_begins(r);
-        LAST_ACK: if (fin_acked) begin
+        LAST_ACK: if (fin_acked) begin   // closed: the step ends (goes_on is 0)
           r.end_marker = 1'b1;
           r.end_tag = 3'(NOTIF_CLOSED);
-          stop = 1'b1;
         end
-        TIME_WAIT: if (g.flags[F_FIN]) begin
+        TIME_WAIT: if (g.flags[F_FIN]) begin   // the step ends (goes_on is 0)
           r.ns.tmr_at = now_us + cfg_time_wait_us;
           r.rto_sampled = 1'b0;
           r.send = SEND_ACK;
-          stop = 1'b1;
         end
         default: ;
       endcase
     end
     // ---- payload ----
-    if (!stop && pre_reg.payload) begin
+    if (goes_on && pre_reg.payload) begin
       if (st_ack == ESTABLISHED || st_ack == FIN_WAIT_1 || st_ack == FIN_WAIT_2) begin
         // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
         // fits the window (the ring writer drops the head and cuts the tail); what
@@ -1131,7 +1184,7 @@ module toe_tcp_core
       end
     end
     // ---- FIN ----
-    if (!stop && g.flags[F_FIN] && (took ? place_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
+    if (goes_on && g.flags[F_FIN] && (took ? place_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
       r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
       r.ns.fin_rcvd = 1'b1;
       r.ack_now = 1'b1;
@@ -1146,127 +1199,126 @@ module toe_tcp_core
         default: ;
       endcase
     end
-    if (!stop) r.try_send = 1'b1;
+    if (goes_on) r.try_send = 1'b1;
     step_ack = r;
   end
 
   // the step of the event's kind
   always_comb begin
     logic [31:0] seglen, take;
-    logic acceptable;
     logic ack_path;          // the segment's step is step_ack
     step_t r;                // the step's result
     r = step_init;
     seglen = pre_reg.seglen;
     take = '0;
-    acceptable = 1'b0;
     ack_path = 1'b0;
 
     unique case (ev_reg)
       // ---- a received segment ----
       EV_SEG: begin
         r.do_steer = 1'b1;
-        if (new_reg) begin
-          // passive open: SYN to a listened port, new session
-          r.ns = '0;
-          r.ns.state = SYN_RCVD;
-          r.ns.remote_ip = g.remote_ip;
-          r.ns.remote_port = g.remote_port;
-          r.ns.local_port = g.local_port;
-          r.ns.snd_una = isn;
-          r.ns.snd_nxt = isn + 1;
-          r.ns.snd_max = isn + 1;
-          r.tx_init = 1'b1;
-          r.ns.tx_done = isn + 1;
-          r.ns.snd_wnd = g.window;
-          r.ns.max_sndwnd = g.window;
-          r.ns.snd_wl1 = g.seq;
-          r.ns.snd_wl2 = isn;
-          r = peer_syn_taken(r);
-          r.ns.rto = cfg_rto_init_us;
-          r.ns.tmr_on = 1'b1;
-          r.ns.tmr_at = now_us + cfg_rto_init_us;
-          r.send = SEND_SYNACK;
-          r.count.passive = 1'b1;
-        end else if (pre_reg.no_conn && listening_reg) begin
-          // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
-          // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
-          // session (the peer retries) are dropped
-          if (g.flags[F_ACK] && !g.flags[F_RST]) begin
-            r.send = SEND_RST;
-            r.send_seq = g.ack;
-          end else if (g.flags[F_SYN] && g.flags[F_FIN]) r.count.badflags = 1'b1;
-          else if (capped_reg) r.count.half_open = 1'b1;
-        end else if (pre_reg.no_conn) begin
-          // no connection: RST unless it is one (RFC 9293 3.10.7.1)
-          if (!g.flags[F_RST]) begin
-            r.send = SEND_RST;
-            if (g.flags[F_ACK]) r.send_seq = g.ack;
-            else begin
-              r.send_seq = '0;
-              r.rst_ack = g.seq + seglen;
-              r.rst_with_ack = 1'b1;
-            end
-          end
-        end else if (exec_state_reg == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin) begin
-          r.count.badflags = 1'b1;
-        end else if (exec_state_reg == SYN_SENT) begin
-          if (g.flags[F_ACK] && pre_reg.ack_not_max) begin
-            if (!g.flags[F_RST]) begin
-              r.send = SEND_RST;
-              r.send_seq = g.ack;
-            end
-          end else if (g.flags[F_RST]) begin
-            if (g.flags[F_ACK]) begin
-              r.ns.state = CLOSED;
-              r.end_marker = 1'b1;
-              r.end_tag = 3'(NOTIF_FAILED);
-              r.count.fail = 1'b1;
-            end
-          end else if (g.flags[F_SYN]) begin
-            r = peer_syn_taken(r);
+        unique case (plan_reg.seg_case)   // seg_plan_of
+          SEG_NEW: begin   // passive open: SYN to a listened port, new session
+            r.ns = '0;
+            r.ns.state = SYN_RCVD;
+            r.ns.remote_ip = g.remote_ip;
+            r.ns.remote_port = g.remote_port;
+            r.ns.local_port = g.local_port;
+            r.ns.snd_una = isn;
+            r.ns.snd_nxt = isn + 1;
+            r.ns.snd_max = isn + 1;
+            r.tx_init = 1'b1;
+            r.ns.tx_done = isn + 1;
             r.ns.snd_wnd = g.window;
             r.ns.max_sndwnd = g.window;
             r.ns.snd_wl1 = g.seq;
-            r.ns.snd_wl2 = g.ack;
-            if (g.flags[F_ACK]) begin
-              r.ns.snd_una = g.ack;
-              r.una_from_ack = 1'b1;
-              r.ns.state = ESTABLISHED;
-              r.ns.retries = '0;
-              r.ns.tmr_on = 1'b0;
-              if (s.rtt_on) begin
-                r.rtt_take = 1'b1;
-                r.ns.rtt_on = 1'b0;
+            r.ns.snd_wl2 = isn;
+            r = peer_syn_taken(r);
+            r.ns.rto = cfg_rto_init_us;
+            r.ns.tmr_on = 1'b1;
+            r.ns.tmr_at = now_us + cfg_rto_init_us;
+            r.send = SEND_SYNACK;
+            r.count.passive = 1'b1;
+          end
+          SEG_LISTEN: begin
+            // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
+            // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
+            // session (the peer retries) are dropped
+            if (g.flags[F_ACK] && !g.flags[F_RST]) begin
+              r.send = SEND_RST;
+              r.send_seq = g.ack;
+            end else if (g.flags[F_SYN] && g.flags[F_FIN]) r.count.badflags = 1'b1;
+            else if (capped_reg) r.count.half_open = 1'b1;
+          end
+          SEG_NO_CONN: begin
+            // no connection: RST unless it is one (RFC 9293 3.10.7.1)
+            if (!g.flags[F_RST]) begin
+              r.send = SEND_RST;
+              if (g.flags[F_ACK]) r.send_seq = g.ack;
+              else begin
+                r.send_seq = '0;
+                r.rst_ack = g.seq + seglen;
+                r.rst_with_ack = 1'b1;
               end
-              r.do_notif = 1'b1;
-              r.notif_kind = NOTIF_NEW;
-              r.send = SEND_ACK;
-              // data on the SYN-ACK is taken, up to the window our SYN offered, and
-              // acknowledged with the SYN (RFC 9293 3.10.7.3)
-              if (pre_reg.payload) begin
-                take = pre_reg.syn_take;
-                r.steer_accept = 1'b1;
-                r.do_rxw = 1'b1;
-                r.rxw.offset = g.seq + 1;
-                r.rxw.length = 17'(take);
-                r.ns.rcv_nxt = g.seq + 1 + take;
-              end
-            end else begin
-              r.ns.state = SYN_RCVD;   // simultaneous open
-              r.send = SEND_SYNACK;
             end
           end
-        end else if (exec_state_reg == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && pre_reg.syn_repeated) begin
-          r.send = SEND_SYNACK;        // our SYN-ACK was lost: the peer repeats its SYN
-        end else begin
+          SEG_SYN_FIN: r.count.badflags = 1'b1;
+          SEG_SYN_SENT: begin
+            if (g.flags[F_ACK] && pre_reg.ack_not_max) begin
+              if (!g.flags[F_RST]) begin
+                r.send = SEND_RST;
+                r.send_seq = g.ack;
+              end
+            end else if (g.flags[F_RST]) begin
+              if (g.flags[F_ACK]) begin
+                r.ns.state = CLOSED;
+                r.end_marker = 1'b1;
+                r.end_tag = 3'(NOTIF_FAILED);
+                r.count.fail = 1'b1;
+              end
+            end else if (g.flags[F_SYN]) begin
+              r = peer_syn_taken(r);
+              r.ns.snd_wnd = g.window;
+              r.ns.max_sndwnd = g.window;
+              r.ns.snd_wl1 = g.seq;
+              r.ns.snd_wl2 = g.ack;
+              if (g.flags[F_ACK]) begin
+                r.ns.snd_una = g.ack;
+                r.una_from_ack = 1'b1;
+                r.ns.state = ESTABLISHED;
+                r.ns.retries = '0;
+                r.ns.tmr_on = 1'b0;
+                if (s.rtt_on) begin
+                  r.rtt_take = 1'b1;
+                  r.ns.rtt_on = 1'b0;
+                end
+                r.do_notif = 1'b1;
+                r.notif_kind = NOTIF_NEW;
+                r.send = SEND_ACK;
+                // data on the SYN-ACK is taken, up to the window our SYN offered, and
+                // acknowledged with the SYN (RFC 9293 3.10.7.3)
+                if (pre_reg.payload) begin
+                  take = pre_reg.syn_take;
+                  r.steer_accept = 1'b1;
+                  r.do_rxw = 1'b1;
+                  r.rxw.offset = g.seq + 1;
+                  r.rxw.length = 17'(take);
+                  r.ns.rcv_nxt = g.seq + 1 + take;
+                end
+              end else begin
+                r.ns.state = SYN_RCVD;   // simultaneous open
+                r.send = SEND_SYNACK;
+              end
+            end
+          end
+          SEG_SYN_REPEATED: r.send = SEND_SYNACK;   // our SYN-ACK was lost: the peer repeats its SYN
           // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
-          acceptable = pre_reg.acceptable;
-          if (!acceptable) begin
+          SEG_UNACCEPTABLE: begin
             r.count.wdrop = 1'b1;
             if (!g.flags[F_RST]) r.send = SEND_ACK;
             if (exec_state_reg == TIME_WAIT && g.flags[F_FIN]) r.ns.tmr_at = now_us + cfg_time_wait_us;
-          end else if (g.flags[F_RST]) begin
+          end
+          SEG_RST: begin
             if (exec_state_reg == TIME_WAIT) begin
               // RFC 1337: an RST does not cut TIME-WAIT short (the session ends once)
             end else if (pre_reg.at_rcv_nxt || !cfg_rfc5961_rst) begin
@@ -1279,7 +1331,8 @@ module toe_tcp_core
               r.send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
               r.count.chall = 1'b1;
             end
-          end else if (g.flags[F_SYN] && !cfg_rfc5961_syn && exec_state_reg != SYN_RCVD && pre_reg.syn_in_window) begin
+          end
+          SEG_SYN_RESET: begin
             // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
             // app of a TIME-WAIT session was told its end already)
             r.send = SEND_RST;
@@ -1291,15 +1344,14 @@ module toe_tcp_core
               r.end_marker = 1'b1;
               r.end_tag = 3'(NOTIF_RESET);
             end
-          end else if (g.flags[F_SYN]) begin
+          end
+          SEG_SYN_CHALLENGE: begin
             r.send = SEND_ACK;         // RFC 5961 4.2 challenge ACK
             r.count.chall = 1'b1;
-          end else if (!g.flags[F_ACK]) begin
-            r.count.badflags = 1'b1;
-          end else begin
-            ack_path = 1'b1;   // the ACK of a synchronized segment (step_ack)
           end
-        end
+          SEG_NO_ACK: r.count.badflags = 1'b1;
+          default: ack_path = 1'b1;   // SEG_ACK: the ACK of a synchronized segment (step_ack)
+        endcase
       end
 
       // ---- app: active open ----
@@ -2098,6 +2150,10 @@ module toe_tcp_core
   // the kept state is the record's while the slow step and its tail run
   always @(posedge clk) if (!rst && (state_reg == ST_EXEC || state_reg == ST_TAIL))
     assert (exec_state_reg == s.state) else $error("toe_tcp_core: session %0d state changed under the slow step", sid_reg);
+  // the segment's case and ACK plan decided in ST_PRE2 are those of the step's own inputs
+  always @(posedge clk) if (!rst && state_reg == ST_EXEC)
+    assert (plan_reg == seg_plan_of(exec_state_reg, pre_reg))
+      else $error("toe_tcp_core: session %0d segment plan of ST_PRE2 differs from the step's inputs", sid_reg);
   // the edge computed with the step is the one of the record the finish reads
   always @(posedge clk) if (!rst && post_valid_reg)
     assert (post_adv_edge_reg == adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg))
