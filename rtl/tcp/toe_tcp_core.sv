@@ -25,8 +25,8 @@
 //     computes every compare and sum of record, segment and engine values for each
 //     case the step may take; the second pre stage (ST_PRE2) places the payload among
 //     the out-of-order intervals and decides a segment's case (seg_plan_of: which
-//     rule of RFC 9293 3.10.7 applies, the state after its ACK); the event step (ST_EXEC) applies the receive rules
-//     of the event's kind with them (acceptability, ACK, window update, payload, FIN,
+//     rule of RFC 9293 3.10.7 applies, the state after its ACK); the event step
+//     (ST_EXEC) applies the receive rules of the event's kind with them (acceptability, ACK, window update, payload, FIN,
 //     timers) and chooses the segment an event must send (an ACK, a SYN-ACK, an RST,
 //     a probe); the tail (ST_TAIL) applies the rules all kinds share (a timer that
 //     gave up, TX ring space freed, the end of a connection, the RTT sample) and gives
@@ -852,8 +852,8 @@ module toe_tcp_core
   // path) every rule that compares or adds fields of the record, the segment and the
   // engines' values is computed at once, for each case the step may take, and kept in
   // pre_reg; in the second (ST_PRE2) the payload's place among the out-of-order intervals
-  // (place_reg) and a segment's case (plan_reg); in the third (ST_EXEC) the step of the event's kind chooses among them; in
-  // the fourth (ST_TAIL) the rules all kinds share finish it. The record and the segment
+  // (place_reg) and a segment's case (plan_reg); in the third (ST_EXEC) the step of the
+  // event's kind chooses among them; in the fourth (ST_TAIL) the rules all kinds share finish it. The record and the segment
   // are the same in all four (a finish in between writes another session's); pre_reg is
   // taken again in each (the engines' values move) but holds in ST_TAIL, so that those the
   // tail uses are the ones it passes on.
