@@ -20,9 +20,9 @@
 // unlinks and refiles. After a jump of the clock (virtual time in the test harness) the
 // cursor skips whole turns and visits every slot once, in order.
 // Timing: an arm takes 3 cycles (later deadline) to 8; a run of empty slots up to the end
-// of its group of 32 takes 2 cycles (the run is looked up in one, skipped in the next), a
-// slot with sessions 4 (its occupancy is looked up in the first), a session
-// taken off it 5 (8 when filed again). Arms are taken before slot visits, and slot visits start only when the
+// of its group of 32 takes 3 cycles (the group's occupancy is selected in one, the run
+// looked up in the next, skipped in the third), a slot with sessions 5 (its occupancy is
+// looked up in the first two), a session taken off it 5 (8 when filed again). Arms are taken before slot visits, and slot visits start only when the
 // fire queue has room, so arms never wait on fires (no deadlock with the core).
 module toe_tcp_timer_wheel #(
   parameter int unsigned MAX_SESSIONS = 1024,   // power of two
@@ -118,27 +118,30 @@ module toe_tcp_timer_wheel #(
   wire take_arm = state_reg == ST_IDLE && arm_valid && (arm_turn_reg || !(behind && fq_ready));
   // Which slots hold sessions (a flop per slot): the cursor passes a run of empty slots,
   // up to the end of its group of GW, at once, so a cursor that fell behind (a slow
-  // simulation on the wall clock, a clock jump) catches up at GW slots per two cycles, and
-  // only the slots that hold sessions cost a visit. The run's length is looked up in the
-  // cycle before the skip (empty_run_reg, valid while the cursor and the occupancy stay).
+  // simulation on the wall clock, a clock jump) catches up at GW slots per three cycles,
+  // and only the slots that hold sessions cost a visit. The run is looked up in two
+  // registered steps while the cursor and the occupancy stay (run_ok_reg): the cursor's
+  // group's occupied slots at or after it (group_after_reg: the wide mux of occ_reg), then
+  // the run's length (empty_run_reg: first set bit and subtract).
   localparam int unsigned GW = SLOTS >= 32 ? 32 : SLOTS;
   localparam int unsigned GB = $clog2(GW);
   logic [SLOTS-1:0] occ_reg;
   wire far_behind = TW'(now_tick - cursor_reg) > TW'(2 * SLOTS);
   wire [GW-1:0] group_occ = occ_reg[{cur_slot[KW-1:GB], {GB{1'b0}}} +: GW];
-  // the group's occupied slots at or after the cursor's, and the first of them (one-hot,
-  // by the lowest-set-bit identity x & -x: a carry chain, not a priority chain of GW)
-  wire [GW-1:0] at_or_after = group_occ & ~((GW'(1) << cur_slot[GB-1:0]) - GW'(1));
-  wire [GW-1:0] first_occ = at_or_after & (~at_or_after + GW'(1));
+  logic [GW-1:0] group_after_reg;                // the group's occupied slots at or after the cursor's
+  // the first of them (one-hot, by the lowest-set-bit identity x & -x: a carry chain, not
+  // a priority chain of GW)
+  wire [GW-1:0] first_occ = group_after_reg & (~group_after_reg + GW'(1));
   logic [GB:0] empty_run;                        // empty slots from the cursor's to the next occupied one or the group's end
   always_comb begin
     logic [GB-1:0] first_at;
     first_at = '0;
     for (int i = 0; i < GW; i++) first_at |= first_occ[i] ? GB'(i) : '0;
-    empty_run = (at_or_after == '0 ? (GB+1)'(GW) : (GB+1)'(first_at)) - (GB+1)'(cur_slot[GB-1:0]);
+    empty_run = (group_after_reg == '0 ? (GB+1)'(GW) : (GB+1)'(first_at)) - (GB+1)'(cur_slot[GB-1:0]);
   end
   logic [GB:0] empty_run_reg;
   logic run_ok_reg;
+  logic stays_reg;                               // the cursor and the occupancy stayed in the last cycle
   wire [TW-1:0] lag = now_tick - cursor_reg;    // ticks passed and not visited
   // the cursor moved on by whole turns to one to two turns behind the clock: its slot,
   // and the turn of the clock's tick two turns back (one turn later if that slot is
@@ -146,12 +149,13 @@ module toe_tcp_timer_wheel #(
   wire [TW-KW-1:0] turn_now = now_tick[TW-1:KW];
   wire [TW-1:0] turned_cursor = {turn_now - (TW-KW)'(2) + (TW-KW)'(cur_slot < KW'(now_tick)), cur_slot};
   wire [TW-1:0] skip_by = TW'(empty_run_reg) < lag ? TW'(empty_run_reg) : lag;
-  // the cursor's slot's occupancy, looked up in the cycle before (like the run: valid with
-  // run_ok_reg), so the wide mux of occ_reg does not feed the state
+  // the cursor's slot's occupancy, looked up with the run (valid with run_ok_reg), so the
+  // wide mux of occ_reg does not feed the state
   logic occ_here_reg;
   wire empty_here = !far_behind && !occ_here_reg;
   wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && empty_here && run_ok_reg;
   wire start_visit = state_reg == ST_IDLE && !take_arm && behind && !empty_here && fq_ready && run_ok_reg;
+  wire stays = state_reg == ST_IDLE && !skip_empty && !start_visit;
   assign arm_ready = take_arm;
   wire popped_due = state_reg == ST_POP && !us_lt(now_us, at_q);   // at <= now
 
@@ -253,12 +257,14 @@ module toe_tcp_timer_wheel #(
       end
       default: state_reg <= ST_IDLE;
     endcase
-    // the empty run of the cursor's group as the cursor and the occupancy are now: used in
-    // the next cycle if neither changes in this one (only ST_IDLE's skip or visit, and the
-    // states after it, change them)
+    // the empty run of the cursor's group as the cursor and the occupancy are now, in two
+    // steps: used two cycles later if neither changes in this cycle or the next (only
+    // ST_IDLE's skip or visit, and the states after it, change them)
+    group_after_reg <= group_occ & ~((GW'(1) << cur_slot[GB-1:0]) - GW'(1));
     empty_run_reg <= empty_run;
-    occ_here_reg <= occ_reg[cur_slot];
-    run_ok_reg <= state_reg == ST_IDLE && !skip_empty && !start_visit;
+    occ_here_reg <= group_after_reg[cur_slot[GB-1:0]];
+    stays_reg <= stays;
+    run_ok_reg <= stays && stays_reg;
     // slot occupancy follows every write of a head: filed (occupied), its last session
     // popped or unlinked (empty)
     if (state_reg == ST_FILE) occ_reg[file_slot_reg] <= 1'b1;
@@ -277,12 +283,24 @@ module toe_tcp_timer_wheel #(
       arm_turn_reg <= 1'b0;
       occ_reg <= '0;
       run_ok_reg <= 1'b0;
+      stays_reg <= 1'b0;
     end
   end
 `ifndef SYNTHESIS
   // the occupancy flop of a visited slot agrees with its list
   always @(posedge clk) if (!rst && state_reg == ST_VISIT)
     assert (occ_reg[cur_slot] == (head_q != NIL)) else $error("toe_tcp_timer_wheel: slot %0d occupancy wrong", cur_slot);
+  // the looked-up run and occupancy, when used, are the cursor's as it is now: the
+  // occupancy flops of its slot, and the empty slots from it to the next occupied one or
+  // its group's end, counted one by one
+  always @(posedge clk) if (!rst && state_reg == ST_IDLE && run_ok_reg) begin
+    int unsigned run;
+    run = 0;
+    while (cur_slot[GB-1:0] + run < GW && !occ_reg[cur_slot + KW'(run)]) run++;
+    assert (occ_here_reg == occ_reg[cur_slot] && empty_run_reg == (GB+1)'(run))
+      else $error("toe_tcp_timer_wheel: run %0d / occupancy %0d looked up for slot %0d, not %0d / %0d",
+                  empty_run_reg, occ_here_reg, cur_slot, run, occ_reg[cur_slot]);
+  end
   // a session is filed at most once, and the fire queue never overflows
   always @(posedge clk) if (!rst && state_reg == ST_FILE)
     assert (!inw_mem[sid_reg]) else $error("toe_tcp_timer_wheel: session %0d filed twice", sid_reg);
