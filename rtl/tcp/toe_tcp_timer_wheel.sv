@@ -296,7 +296,7 @@ module toe_tcp_timer_wheel #(
   always @(posedge clk) if (!rst && state_reg == ST_IDLE && run_ok_reg) begin
     int unsigned run;
     run = 0;
-    while (cur_slot[GB-1:0] + run < GW && !occ_reg[cur_slot + KW'(run)]) run++;
+    while (32'(cur_slot[GB-1:0]) + run < GW && !occ_reg[cur_slot + KW'(run)]) run++;
     assert (occ_here_reg == occ_reg[cur_slot] && empty_run_reg == (GB+1)'(run))
       else $error("toe_tcp_timer_wheel: run %0d / occupancy %0d looked up for slot %0d, not %0d / %0d",
                   empty_run_reg, occ_here_reg, cur_slot, run, occ_reg[cur_slot]);
