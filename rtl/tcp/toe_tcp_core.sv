@@ -396,19 +396,22 @@ module toe_tcp_core
   logic [2:0] openrsp_count_reg;
   logic [1:0] dbg_count_reg;
   logic notif_room_reg, steer_room_reg, openrsp_room_reg, dbg_room_reg;
-  wire [5:0] notif_count_next = notif_count_reg + 6'(do_notif) - 6'(notif_valid && notif_ready);
-  wire [5:0] steer_count_next = steer_count_reg + 6'(do_steer) - 6'(m_steer_valid && m_steer_ready);
-  wire [2:0] openrsp_count_next = openrsp_count_reg + 3'(do_openrsp) - 3'(open_rsp_valid && open_rsp_ready);
-  wire [1:0] dbg_count_next = dbg_count_reg + 2'(do_dbg) - 2'(dbg_rsp_valid && dbg_rsp_ready);
+  // The next count is what is kept (less what is taken) plus the push; the room flag is
+  // chosen by the push between both outcomes' compares, so that the push (the fast path's
+  // verdict) comes after the compares, not before an add and a compare.
+  wire [5:0] notif_count_kept = notif_count_reg - 6'(notif_valid && notif_ready);
+  wire [5:0] steer_count_kept = steer_count_reg - 6'(m_steer_valid && m_steer_ready);
+  wire [2:0] openrsp_count_kept = openrsp_count_reg - 3'(open_rsp_valid && open_rsp_ready);
+  wire [1:0] dbg_count_kept = dbg_count_reg - 2'(dbg_rsp_valid && dbg_rsp_ready);
   always_ff @(posedge clk) begin
-    notif_count_reg <= notif_count_next;
-    steer_count_reg <= steer_count_next;
-    openrsp_count_reg <= openrsp_count_next;
-    dbg_count_reg <= dbg_count_next;
-    notif_room_reg <= notif_count_next < 6'd32;
-    steer_room_reg <= steer_count_next < 6'd32;
-    openrsp_room_reg <= openrsp_count_next < 3'd4;
-    dbg_room_reg <= dbg_count_next < 2'd2;
+    notif_count_reg <= notif_count_kept + 6'(do_notif);
+    steer_count_reg <= steer_count_kept + 6'(do_steer);
+    openrsp_count_reg <= openrsp_count_kept + 3'(do_openrsp);
+    dbg_count_reg <= dbg_count_kept + 2'(do_dbg);
+    notif_room_reg <= do_notif ? notif_count_kept < 6'd31 : notif_count_kept < 6'd32;
+    steer_room_reg <= do_steer ? steer_count_kept < 6'd31 : steer_count_kept < 6'd32;
+    openrsp_room_reg <= do_openrsp ? openrsp_count_kept < 3'd3 : openrsp_count_kept < 3'd4;
+    dbg_room_reg <= do_dbg ? dbg_count_kept < 2'd1 : dbg_count_kept < 2'd2;
     if (rst) begin
       {notif_count_reg, steer_count_reg, openrsp_count_reg, dbg_count_reg} <= '0;
       {notif_room_reg, steer_room_reg, openrsp_room_reg, dbg_room_reg} <= '0;
@@ -626,6 +629,15 @@ module toe_tcp_core
   logic fast;
   wire fast_exec = state_reg == ST_PRE && fast;
   wire exec = state_reg == ST_TAIL || fast_exec;   // the event's outputs: record, queues, post stage
+  // The fast path's verdict (fast) gates only what an event does: the queues' pushes, the
+  // record's write, the next state. What it gives (the post stage's registers, the step's
+  // outputs) is chosen by the state: in ST_PRE the fast path's values, loaded whether the
+  // event is fast or not, and loaded again by a slow event's ST_TAIL before anything reads
+  // them. (Chosen by the verdict, the fast path's compares led every register of the post
+  // stage and every queue: 14-15 LUT levels at 64 bits, stop 45.) A slow_only_reg event's
+  // ST_PRE is beside the previous event's send step, which still reads them: it loads none.
+  wire post_load = state_reg == ST_TAIL || (state_reg == ST_PRE && !slow_only_reg);
+  logic fast_seg_reg, fast_wake_reg;   // the event alone allows the fast path (segment, app read)
   // in ST_PRE (pre_reg.found after): the lookup's verdict and the tuple check's
   wire found_now = found_reg && (!tuple_check_reg || (tuple_written_reg ? tuple_ok_written_reg
                                                                         : tuple_ok_held_reg));
@@ -797,6 +809,7 @@ module toe_tcp_core
   // the step writes the session back (not for segments and opens that found none; the
   // fast path's always found it)
   wire writes = fast_exec || (state_reg == ST_TAIL && pre_reg.found);
+  wire ev_writes = state_reg == ST_PRE || pre_reg.found;   // writes, as the post stage loads it
 
   // ---------------- RX fast path ----------------
   // The common segment of a bulk transfer: an in-order segment or pure ACK of an
@@ -816,13 +829,15 @@ module toe_tcp_core
   logic fast_ack_now, fast_ack_second, fast_data;
   logic fast_waits_after;        // data or a FIN waits after it (wants_window of the record after)
   always_comb begin
-    logic seg_ev, ack_new, past_nxt, fits, sample;
+    logic seg_ev, ack_in, ack_new, past_nxt, fits, sample;
     dack_t d;
     seg_ev = ev_reg == EV_SEG;
-    ack_new = seg_ev && seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);
+    ack_in = seq_lt(s.snd_una, g.ack) && !seq_lt(s.snd_max, g.ack);   // new, if the event is a segment
+    ack_new = seg_ev && ack_in;
     past_nxt = seq_lt(s.snd_nxt, g.ack);
-    // wants_window(fs), with both values of SND.NXT compared at once (the ACK may bring it along)
-    fast_waits_after = (ack_new && past_nxt ? seq_lt(g.ack, s.tx_done) : data_waiting(s)) || (s.close_req && !s.fin_sent);
+    // wants_window(fs) of a segment, with both values of SND.NXT compared at once (the ACK
+    // may bring it along)
+    fast_waits_after = (ack_in && past_nxt ? seq_lt(g.ack, s.tx_done) : data_waiting(s)) || (s.close_req && !s.fin_sent);
     fits = !s.ooo[0].on && seq_le(seg_end_reg, s.rcv_adv);
     sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
     fast_data = seg_ev && g.length != '0;
@@ -838,13 +853,10 @@ module toe_tcp_core
       {fs, fast_ack_now, fast_ack_second} = {d.x, d.now, d.second};
       fs.rcv_nxt = seg_end_reg;
     end
-    fast = !slow_only_reg &&
-           ((seg_ev && !new_reg && found_now && s.state == ESTABLISHED &&
-             g.flags[F_ACK] && !g.flags[F_SYN] && !g.flags[F_FIN] && !g.flags[F_RST] &&
-             !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data || fits) &&
-             !(ack_new && sample) && tx_want == '0 && s.snd_wnd != '0 && g.window != '0 &&
-             !fast_waits_after) ||
-            (ev_reg == EV_RD_WAKE && s.state == ESTABLISHED));
+    fast = (fast_seg_reg && found_now && s.state == ESTABLISHED &&
+            !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (g.length == '0 || fits) &&
+            !(ack_in && sample) && tx_want == '0 && s.snd_wnd != '0 && !fast_waits_after) ||
+           (fast_wake_reg && s.state == ESTABLISHED);
   end
 
   // ---------------- slow path: the pre stage ----------------
@@ -959,10 +971,10 @@ module toe_tcp_core
   end
   always_ff @(posedge clk) if (state_reg == ST_PRE2) place_reg <= place;
   // the engines' values the executing event uses (the post stage passes them on)
-  wire [31:0] ev_rx_read = fast_exec ? rxread_rd_rx_read : pre_reg.rx_read;
-  wire [31:0] ev_tx_app = fast_exec ? txreq_rd_tx_app : pre_reg.tx_app;
-  wire [16:0] ev_tx_want = fast_exec ? tx_want : pre_reg.tx_want;
-  wire ev_tx_app_fixed = fast_exec ? !txreq_rd_sendable : pre_reg.tx_app_fixed;
+  wire [31:0] ev_rx_read = state_reg == ST_PRE ? rxread_rd_rx_read : pre_reg.rx_read;
+  wire [31:0] ev_tx_app = state_reg == ST_PRE ? txreq_rd_tx_app : pre_reg.tx_app;
+  wire [16:0] ev_tx_want = state_reg == ST_PRE ? tx_want : pre_reg.tx_want;
+  wire ev_tx_app_fixed = state_reg == ST_PRE ? !txreq_rd_sendable : pre_reg.tx_app_fixed;
 
   // ---------------- slow path: the event step (ST_EXEC) and its tail (ST_TAIL) ----------------
   // The step of an event's own kind runs in ST_EXEC on the pre stage's compares and is kept
@@ -1580,7 +1592,7 @@ module toe_tcp_core
       t.rxw.length = '0;
       t.rxw.tag = t.end_tag;
     end
-    if (fast_exec) begin
+    if (state_reg == ST_PRE) begin   // the fast path's (its pushes are gated by the verdict below)
       t = step_init;
       t.ns = fs;
       t.ack_now = fast_ack_now;
@@ -1642,7 +1654,7 @@ module toe_tcp_core
   wire skip_send = state_reg == ST_TAIL && ev_reg == EV_SEG && !pre_reg.wants_window && !s.fin_sent;
   wire to_finish = fast_exec || skip_send;   // the event goes from its step to the finish
   always_ff @(posedge clk) begin
-    size_valid_reg <= exec && !to_finish;
+    size_valid_reg <= state_reg == ST_TAIL && !skip_send;
     send_valid_reg <= size_valid_reg;
     step_done_reg <= exec;
     post_valid_reg <= to_finish || send_valid_reg;
@@ -1659,13 +1671,13 @@ module toe_tcp_core
   // init it counts with init_reg, so that the write address is this register alone (no
   // choice by state in front of the forwarding compares, stop 43)
   always_ff @(posedge clk) begin
-    if (exec) post_sid_reg <= sid_reg;
+    if (post_load) post_sid_reg <= sid_reg;
     else if (state_reg == ST_INIT) post_sid_reg <= SW'(init_reg) + 1'b1;
     if (rst) post_sid_reg <= '0;
   end
   // the event's verdict, kept from its step through the send step and the finish
-  always_ff @(posedge clk) if (exec) begin
-    ev_writes_reg <= writes;
+  always_ff @(posedge clk) if (post_load) begin
+    ev_writes_reg <= ev_writes;
     post_sess_reg <= step.ns;
     post_was_rcv_nxt_reg <= s.rcv_nxt;
     post_rx_read_reg <= step.rx_init ? step.rx_first : ev_rx_read;
@@ -1680,7 +1692,7 @@ module toe_tcp_core
     post_arm_force_reg <= ev_reg == EV_TIMER || new_reg || ev_reg == EV_OPEN;
     post_old_on_reg <= deadline_on(s);
     post_old_at_reg <= deadline_at(s);
-    post_edge_kept_reg <= writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(step.ns.state);
+    post_edge_kept_reg <= ev_writes && !new_reg && ev_reg != EV_OPEN && is_estab(s.state) && is_estab(step.ns.state);
     post_send_reg <= step.send;
     post_seq_reg <= step.send_seq;
     post_rst_ack_reg <= step.rst_ack;
@@ -1702,7 +1714,7 @@ module toe_tcp_core
     post_tx_app_fixed_reg <= ev_tx_app_fixed;
     // the established gauge counts the state this stage writes (a FIN sent here leaves it)
     post_old_state_reg <= s.state;
-    post_counted_reg <= writes && !(new_reg || ev_reg == EV_OPEN);
+    post_counted_reg <= ev_writes && !(new_reg || ev_reg == EV_OPEN);
     post_new_reg <= new_reg;
     // the release's checks (the finish): RX_REQ and RX_READ (toe_tcp_rx_read) are read with
     // the record. No read is accepted after the read of them: after an orderly end every
@@ -1711,7 +1723,7 @@ module toe_tcp_core
     // goes off). RX_READ may be one completion old: equal to RX_REQ, it is the current
     // value. No TX ring job is in flight when TX_DONE after the step (a completion moves it)
     // is the final TX_APP.
-    post_quiet_reg <= !fast_exec && ev_reg != EV_DBG && pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
+    post_quiet_reg <= state_reg == ST_TAIL && ev_reg != EV_DBG && pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
                       step_reg.ns.tx_done == pre_reg.tx_app;
     post_read_all_reg <= pre_reg.read_all;
     post_rx_readable_reg <= pre_reg.rx_readable;
@@ -1953,7 +1965,7 @@ module toe_tcp_core
 
   // RX delivery: a new connection's RX_DONE, the drop bit of every record written, and
   // RX_DONE read with the record
-  assign rxd_init_valid = writes && step.rx_init;
+  assign rxd_init_valid = state_reg == ST_TAIL && pre_reg.found && step.rx_init;   // never the fast path's
   assign rxd_init_session = SID_W'(sid_reg);
   assign rxd_init_rx_done = step.rx_first;
   assign rec_rd_session = SID_W'(rd_addr);
@@ -2037,6 +2049,11 @@ module toe_tcp_core
         seg_reg <= s_seg.seg;
         seg_end_reg <= s_seg.seg.seq + 32'(s_seg.seg.length);
         slow_only_reg <= size_valid_reg;
+        // the fast path's tests of the event alone (not of its record), taken at its start
+        fast_seg_reg <= !size_valid_reg && pick_kind_reg == EV_SEG && !s_seg.is_new && s_seg.seg.flags[F_ACK] &&
+                        !s_seg.seg.flags[F_SYN] && !s_seg.seg.flags[F_FIN] && !s_seg.seg.flags[F_RST] &&
+                        s_seg.seg.window != '0;
+        fast_wake_reg <= !size_valid_reg && pick_kind_reg == EV_RD_WAKE;
         if (pick_kind_reg == EV_SEG) begin
           found_reg <= s_seg.found;
           new_reg <= s_seg.is_new;
@@ -2077,7 +2094,7 @@ module toe_tcp_core
     {stat_active_opens, stat_passive_opens, stat_attempt_fails, stat_estab_resets, stat_out_rsts,
      stat_retrans_segs, stat_window_drops, stat_challenge_acks, stat_bad_flags, stat_app_errors, stat_mss_clamped,
      stat_half_open_drops, stat_out_of_order} <=
-      exec ? step.count : '0;
+      state_reg == ST_TAIL ? step.count : '0;   // the fast path counts nothing
     // established gauge: the state the post stage writes (a FIN it sends leaves ESTABLISHED)
     if (post_write_reg && post_counted_reg) begin
       if (!is_estab(post_old_state_reg) && is_estab(fin_sess.state)) curr_estab <= curr_estab + 1'b1;
@@ -2118,6 +2135,12 @@ module toe_tcp_core
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
   always @(posedge clk) if (!rst && state_reg == ST_INIT)
     assert (post_sid_reg == SW'(init_reg)) else $error("toe_tcp_core: init writes %0d, not %0d", post_sid_reg, init_reg);
+  // the fast path's tests of the event alone, taken at its start, are the event's
+  always @(posedge clk) if (!rst && state_reg == ST_PRE)
+    assert (fast_seg_reg == (!slow_only_reg && ev_reg == EV_SEG && !new_reg && g.flags[F_ACK] && !g.flags[F_SYN] &&
+                             !g.flags[F_FIN] && !g.flags[F_RST] && g.window != '0) &&
+            fast_wake_reg == (!slow_only_reg && ev_reg == EV_RD_WAKE))
+      else $error("toe_tcp_core: session %0d fast path's event tests differ", sid_reg);
   // the fast path's parallel form of wants_window on its record after the ACK
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG)
     assert (fast_waits_after == wants_window(fs))
