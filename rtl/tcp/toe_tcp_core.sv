@@ -1048,10 +1048,17 @@ module toe_tcp_core
     SEG_NO_ACK,         // synchronized: neither RST, SYN nor ACK, dropped
     SEG_ACK             // synchronized: the ACK, payload and FIN (step_ack)
   } seg_case_e;
+  // the answer to an ACK that is not taken (RFC 9293 3.10.7.4)
+  typedef enum logic [1:0] {
+    ACK_TAKEN,          // taken
+    ACK_REFUSED_RST,    // SYN-RCVD: not a new ACK, reset
+    ACK_REFUSED_ACK     // it acknowledges something never sent: an ACK, the segment dropped
+  } ack_answer_e;
   typedef struct packed {
-    seg_case_e  seg_case;
-    tcp_state_e st_ack;    // a synchronized state after the ACK of a segment that goes on
-    logic       goes_on;   // the ACK does not end the step: payload and FIN are taken
+    seg_case_e   seg_case;
+    ack_answer_e ack_answer;
+    tcp_state_e  st_ack;    // a synchronized state after the ACK of a segment that goes on
+    logic        goes_on;   // the ACK does not end the step: payload and FIN are taken
   } seg_plan_t;
   function automatic seg_plan_t seg_plan_of(input tcp_state_e st, input pre_t p);
     seg_plan_t y;
@@ -1076,11 +1083,11 @@ module toe_tcp_core
       LAST_ACK: if (p.fin_acked) y.st_ack = CLOSED;
       default: ;
     endcase
-    // the ACK ends the step: SYN-RCVD's ACK is not a new one (RST), it acknowledges
-    // something never sent (ACK), LAST-ACK's FIN is acknowledged (closed), a FIN in
-    // TIME-WAIT (ACK, the timer restarts)
-    y.goes_on = !(st == SYN_RCVD && p.ack_kind != ACK_NEW) && p.ack_kind != ACK_UNSENT &&
-                !(st == LAST_ACK && p.fin_acked) && !(st == TIME_WAIT && g.flags[F_FIN]);
+    y.ack_answer = st == SYN_RCVD && p.ack_kind != ACK_NEW ? ACK_REFUSED_RST :
+                   p.ack_kind == ACK_UNSENT ? ACK_REFUSED_ACK : ACK_TAKEN;
+    // the ACK ends the step: it is refused, LAST-ACK's FIN is acknowledged (closed), a FIN
+    // in TIME-WAIT (ACK, the timer restarts)
+    y.goes_on = y.ack_answer == ACK_TAKEN && !(st == LAST_ACK && p.fin_acked) && !(st == TIME_WAIT && g.flags[F_FIN]);
     return y;
   endfunction
   seg_plan_t plan_reg;
@@ -1092,7 +1099,6 @@ module toe_tcp_core
   step_t step_ack;
   always_comb begin
     reasm_t reasm;
-    logic refused;           // the ACK is answered and not taken (an RST, or an ACK)
     logic fin_acked;
     tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
     logic goes_on;           // the ACK does not end the step: payload and FIN are taken
@@ -1106,29 +1112,25 @@ module toe_tcp_core
     took = 1'b0;
     dack = '0;
     fin_acked = 1'b0;
-    refused = 1'b0;
     ack_kind = pre_reg.ack_kind;
     // the state after an acceptable ACK (seg_plan_of): the ACK step sets it, the payload
     // and FIN steps start from it, when the ACK goes on to them
     st_ack = plan_reg.st_ack;
     goes_on = plan_reg.goes_on;
     // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
-    if (exec_state_reg == SYN_RCVD) begin
-      if (ack_kind == ACK_NEW) begin
-        r.do_notif = 1'b1;
-        r.notif_kind = NOTIF_NEW;
-      end else begin
-        r.send = SEND_RST;
-        r.send_seq = g.ack;
-        refused = 1'b1;
-      end
+    if (exec_state_reg == SYN_RCVD && ack_kind == ACK_NEW) begin
+      r.do_notif = 1'b1;
+      r.notif_kind = NOTIF_NEW;
     end
-    if (!refused && ack_kind == ACK_UNSENT) begin
-      r.send = SEND_ACK;       // acknowledges something never sent
+    if (plan_reg.ack_answer == ACK_REFUSED_RST) begin
+      r.send = SEND_RST;
+      r.send_seq = g.ack;
+    end
+    if (plan_reg.ack_answer == ACK_REFUSED_ACK) begin
+      r.send = SEND_ACK;
       r.count.wdrop = 1'b1;
-      refused = 1'b1;
     end
-    if (!refused) begin
+    if (plan_reg.ack_answer == ACK_TAKEN) begin
       r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
                     pre_reg.wnd_grows, pre_reg.at_rto);
       if (ack_kind == ACK_NEW) begin
