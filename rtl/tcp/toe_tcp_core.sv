@@ -638,6 +638,8 @@ module toe_tcp_core
   // ST_PRE is beside the previous event's send step, which still reads them: it loads none.
   wire post_load = state_reg == ST_TAIL || (state_reg == ST_PRE && !slow_only_reg);
   logic fast_seg_reg, fast_wake_reg;   // the event alone allows the fast path (segment, app read)
+  logic fast_data_reg;                 // the event is a segment with payload (ev_reg decoded in
+                                       // ST_PRE led the advertised edge: 13 levels, stop 46)
   // in ST_PRE (pre_reg.found after): the lookup's verdict and the tuple check's
   wire found_now = found_reg && (!tuple_check_reg || (tuple_written_reg ? tuple_ok_written_reg
                                                                         : tuple_ok_held_reg));
@@ -826,7 +828,7 @@ module toe_tcp_core
   // send queue as it is, they waited for the session's turn (both ways, 1024 sessions at
   // 64 bits: 0.997 -> 0.995 of the wire; echo, one session at 512 bits: 0.33 -> 0.10).
   sess_t fs;                     // the record after it
-  logic fast_ack_now, fast_ack_second, fast_data;
+  logic fast_ack_now, fast_ack_second;
   logic fast_waits_after;        // data or a FIN waits after it (wants_window of the record after)
   always_comb begin
     logic seg_ev, ack_in, ack_new, past_nxt, fits, sample;
@@ -840,7 +842,6 @@ module toe_tcp_core
     fast_waits_after = (ack_in && past_nxt ? seq_lt(g.ack, s.tx_done) : data_waiting(s)) || (s.close_req && !s.fin_sent);
     fits = !s.ooo[0].on && seq_le(seg_end_reg, s.rcv_adv);
     sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    fast_data = seg_ev && g.length != '0;
     fs = take_ack(s, g, ack_new, g.ack == s.snd_max, past_nxt,
                   seg_ev && wnd_update_ok(s.snd_wl1, s.snd_wl2, g.seq, g.ack), g.window > s.max_sndwnd, now_us + s.rto);
     if (seg_ev && s.snd_una == s.snd_max) fs.retries = '0;
@@ -849,7 +850,7 @@ module toe_tcp_core
     fast_ack_second = 1'b0;
     // payload: all of it is new and in order, so only a short one is ACKed at once
     d = delayed_ack(fs, g.length < s.mss, now_us, cfg_delack_us);
-    if (fast_data) begin
+    if (fast_data_reg) begin
       {fs, fast_ack_now, fast_ack_second} = {d.x, d.now, d.second};
       fs.rcv_nxt = seg_end_reg;
     end
@@ -1601,8 +1602,8 @@ module toe_tcp_core
       t.ack_second = fast_ack_second;
       t.heard = ev_reg == EV_SEG;
       t.do_steer = ev_reg == EV_SEG;
-      t.steer_accept = fast_data;
-      t.do_rxw = fast_data;
+      t.steer_accept = fast_data_reg;
+      t.do_rxw = fast_data_reg;
       t.rxw.length = 17'(g.length);
     end
     if (!exec) {t.do_notif, t.do_rxw, t.do_rxw2, t.do_steer, t.do_openrsp, t.do_dbg} = '0;
@@ -1868,8 +1869,8 @@ module toe_tcp_core
     if (state_reg == ST_TAIL)
       post_adv_edge_reg <= adv_edge_of(step_reg.ns, step_reg.rx_init ? step_reg.rx_first : pre_reg.rx_read, s.rcv_nxt);
     else if (state_reg == ST_PRE && !slow_only_reg)
-      post_adv_edge_reg <= adv_edge(s.rcv_adv, fast_data ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, s.mss,
-                                    s.ooo[0].on && !fast_data, RING, MAX_WIN);
+      post_adv_edge_reg <= adv_edge(s.rcv_adv, fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, s.mss,
+                                    s.ooo[0].on && !fast_data_reg, RING, MAX_WIN);
   end
   // the window of either edge, side by side (the send decision chooses)
   logic adv_moves;
@@ -2056,6 +2057,7 @@ module toe_tcp_core
                         !s_seg.seg.flags[F_SYN] && !s_seg.seg.flags[F_FIN] && !s_seg.seg.flags[F_RST] &&
                         s_seg.seg.window != '0;
         fast_wake_reg <= !size_valid_reg && pick_kind_reg == EV_RD_WAKE;
+        fast_data_reg <= pick_kind_reg == EV_SEG && s_seg.seg.length != '0;
         if (pick_kind_reg == EV_SEG) begin
           found_reg <= s_seg.found;
           new_reg <= s_seg.is_new;
@@ -2141,7 +2143,8 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && state_reg == ST_PRE)
     assert (fast_seg_reg == (!slow_only_reg && ev_reg == EV_SEG && !new_reg && g.flags[F_ACK] && !g.flags[F_SYN] &&
                              !g.flags[F_FIN] && !g.flags[F_RST] && g.window != '0) &&
-            fast_wake_reg == (!slow_only_reg && ev_reg == EV_RD_WAKE))
+            fast_wake_reg == (!slow_only_reg && ev_reg == EV_RD_WAKE) &&
+            fast_data_reg == (ev_reg == EV_SEG && g.length != '0))
       else $error("toe_tcp_core: session %0d fast path's event tests differ", sid_reg);
   // the fast path's parallel form of wants_window on its record after the ACK
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG)
