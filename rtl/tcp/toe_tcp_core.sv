@@ -257,24 +257,29 @@ module toe_tcp_core
   endfunction
 
   // the core's sequencer (below)
-  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
+  typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_OPEN_READ, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
                             ST_PRE2, ST_EXEC, ST_TAIL} state_e;
   state_e state_reg;
 
   // ---------------- state table (one writer: this module) ----------------
+  // The record is read in two cycles, the block RAM's latch and then its output register
+  // (rd_ram_reg is nothing but the register, so that it maps onto the RAM's DOA_REG: the
+  // RAM's clock-to-out without it, 2.45 ns on Artix-7, leaves no time for logic at 322 MHz).
+  // The read is issued two cycles before the stage that uses it (ST_PRE); the finish's
+  // writes in those two cycles are forwarded (the later one wins). The RAM gives the record
+  // as it was before a write in the cycle of the read.
   sess_t mem [MAX_SESSIONS];
   sess_t rd_sess;
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en;
   sess_t wr_sess;
-  // The finish writes a record in the cycle the next event may read it: a read of the
-  // record being written returns what is written (forwarding of the in-flight update,
-  // rd_fwd_reg below). The RAM gives the record as it was before the write.
-  sess_t rd_ram_reg, wr_sess_reg;
+  sess_t rd_latch_reg, rd_ram_reg, wr_sess_reg, wr_sess_old_reg;
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_addr] <= wr_sess;
-    rd_ram_reg <= mem[rd_addr];
+    rd_latch_reg <= mem[rd_addr];
+    rd_ram_reg <= rd_latch_reg;
     wr_sess_reg <= wr_sess;
+    wr_sess_old_reg <= wr_sess_reg;
   end
 
   // ---------------- output queues ----------------
@@ -1971,7 +1976,7 @@ module toe_tcp_core
   assign rxd_init_valid = state_reg == ST_TAIL && pre_reg.found && step.rx_init;   // never the fast path's
   assign rxd_init_session = SID_W'(sid_reg);
   assign rxd_init_rx_done = step.rx_first;
-  assign rec_rd_session = SID_W'(rd_addr);
+  assign rec_rd_session = SID_W'(eng_rd_addr);
   assign post_op_valid = state_reg == ST_INIT || post_write_reg;
   assign post_op_session = SID_W'(post_sid_reg);
   // the drop bit goes with the record's write in the post stage (from the step it led the
@@ -2029,14 +2034,27 @@ module toe_tcp_core
     wr_sess = fin_sess;
     if (state_reg == ST_INIT) wr_sess = '0;
   end
-  // the record is read in the cycle an event starts (or, for an open, when the table answers)
+  // The record is read two cycles before ST_PRE: for an event from ST_IDLE, in the cycle
+  // before its start, for the reserved session (pick_sid_reg, or grant_sid as it is
+  // reserved: the tuple's address); for a new session, in ST_ISN_REQ (ST_PRE comes two or
+  // more cycles later); for an open the table refused, as the table answers (ST_OPEN_WAIT;
+  // ST_OPEN_READ waits for the read). The engines' fields (rec_rd_session) are read one
+  // cycle before ST_PRE: in the cycle of the start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
-  assign rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
-  // The read of the record the finish writes in the same cycle is forwarded.
-  logic rd_fwd_reg;
-  always_ff @(posedge clk)
-    rd_fwd_reg <= wr_en && (state_reg == ST_IDLE ? wr_addr == pick_sid_reg : wr_addr == held_sid);
-  assign rd_sess = rd_fwd_reg ? wr_sess_reg : rd_ram_reg;
+  wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
+  assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
+                   state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : tuple_rd_addr;
+  // The finish's writes in the read's cycle (two before its use) and in the next one are
+  // forwarded, compared with the read's address as it was issued.
+  logic [SW-1:0] rd_addr_reg;
+  logic rd_fwd_old_reg, rd_fwd_old2_reg, rd_fwd_new_reg;
+  always_ff @(posedge clk) begin
+    rd_addr_reg <= rd_addr;
+    rd_fwd_old_reg <= wr_en && wr_addr == rd_addr;
+    rd_fwd_old2_reg <= rd_fwd_old_reg;
+    rd_fwd_new_reg <= wr_en && wr_addr == rd_addr_reg;
+  end
+  assign rd_sess = rd_fwd_new_reg ? wr_sess_reg : rd_fwd_old2_reg ? wr_sess_old_reg : rd_ram_reg;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
@@ -2075,8 +2093,9 @@ module toe_tcp_core
         found_reg <= tab_rsp_found;
         new_reg <= tab_rsp_new;
         tab_lport_reg <= tab_rsp_local_port;
-        state_reg <= tab_rsp_found ? ST_ISN_REQ : ST_PRE;
+        state_reg <= tab_rsp_found ? ST_ISN_REQ : ST_OPEN_READ;
       end
+      ST_OPEN_READ: state_reg <= ST_PRE;   // the refused open's record, read here, is in ST_PRE
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
       ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_PRE;
       // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC after
@@ -2135,6 +2154,15 @@ module toe_tcp_core
     // an ACK that waits for the session's data is still owed (its timer runs)
     assert (fin_sess.dack_defers == '0 || fin_sess.dack_on)
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
+  end
+  // ST_PRE reads the record as last written: the two-cycle read and its forwarding against
+  // a copy of the table written alike and read without delay
+  sess_t written_mem [MAX_SESSIONS];
+  always @(posedge clk) begin
+    if (!rst && state_reg == ST_PRE)
+      assert (rd_sess == written_mem[sid_reg])
+        else $error("toe_tcp_core: session %0d record read for ST_PRE is not the last written", sid_reg);
+    if (wr_en) written_mem[wr_addr] <= wr_sess;
   end
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
   always @(posedge clk) if (!rst && state_reg == ST_INIT)
