@@ -263,23 +263,30 @@ module toe_tcp_core
 
   // ---------------- state table (one writer: this module) ----------------
   // The record is read in two cycles, the block RAM's latch and then its output register
-  // (rd_ram_reg is nothing but the register, so that it maps onto the RAM's DOA_REG: the
-  // RAM's clock-to-out without it, 2.45 ns on Artix-7, leaves no time for logic at 322 MHz).
-  // The read is issued two cycles before the stage that uses it (ST_PRE); the finish's
+  // (rd_ram_reg is nothing but the register with its enable, so that it maps onto the RAM's
+  // DOA_REG and REGCE: the RAM's clock-to-out without it, 2.45 ns on Artix-7, leaves no
+  // time for logic at 322 MHz). The read is issued two cycles before ST_PRE; the finish's
   // writes in those two cycles are forwarded (the later one wins). The RAM gives the record
-  // as it was before a write in the cycle of the read.
+  // as it was before a write in the cycle of the read. The slow path reads the record
+  // until ST_TAIL while the next event's read is issued: the output stage (the register,
+  // the forwarded records and their selects) holds from ST_PRE to ST_TAIL (rd_hold); the
+  // stages before it (the latch, the last write, the first compare) never hold.
   sess_t mem [MAX_SESSIONS];
   sess_t rd_sess;
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en;
   sess_t wr_sess;
-  sess_t rd_latch_reg, rd_ram_reg, wr_sess_reg, wr_sess_old_reg;
+  sess_t rd_latch_reg, rd_ram_reg, wr_last_reg, wr_sess_reg, wr_sess_old_reg;
+  wire rd_hold = state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC;
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_addr] <= wr_sess;
     rd_latch_reg <= mem[rd_addr];
-    rd_ram_reg <= rd_latch_reg;
-    wr_sess_reg <= wr_sess;
-    wr_sess_old_reg <= wr_sess_reg;
+    wr_last_reg <= wr_sess;
+    if (!rd_hold) begin
+      rd_ram_reg <= rd_latch_reg;
+      wr_sess_reg <= wr_sess;
+      wr_sess_old_reg <= wr_last_reg;
+    end
   end
 
   // ---------------- output queues ----------------
@@ -2051,8 +2058,10 @@ module toe_tcp_core
   always_ff @(posedge clk) begin
     rd_addr_reg <= rd_addr;
     rd_fwd_old_reg <= wr_en && wr_addr == rd_addr;
-    rd_fwd_old2_reg <= rd_fwd_old_reg;
-    rd_fwd_new_reg <= wr_en && wr_addr == rd_addr_reg;
+    if (!rd_hold) begin
+      rd_fwd_old2_reg <= rd_fwd_old_reg;
+      rd_fwd_new_reg <= wr_en && wr_addr == rd_addr_reg;
+    end
   end
   assign rd_sess = rd_fwd_new_reg ? wr_sess_reg : rd_fwd_old2_reg ? wr_sess_old_reg : rd_ram_reg;
 
@@ -2155,13 +2164,13 @@ module toe_tcp_core
     assert (fin_sess.dack_defers == '0 || fin_sess.dack_on)
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
   end
-  // ST_PRE reads the record as last written: the two-cycle read and its forwarding against
-  // a copy of the table written alike and read without delay
+  // ST_PRE to ST_TAIL read the record as last written: the two-cycle read, its forwarding
+  // and its hold against a copy of the table written alike and read without delay
   sess_t written_mem [MAX_SESSIONS];
   always @(posedge clk) begin
-    if (!rst && state_reg == ST_PRE)
+    if (!rst && (state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL))
       assert (rd_sess == written_mem[sid_reg])
-        else $error("toe_tcp_core: session %0d record read for ST_PRE is not the last written", sid_reg);
+        else $error("toe_tcp_core: session %0d record read from ST_PRE to ST_TAIL is not the last written", sid_reg);
     if (wr_en) written_mem[wr_addr] <= wr_sess;
   end
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
