@@ -867,7 +867,7 @@ module toe_tcp_core
       fs.rcv_nxt = seg_end_reg;
     end
     fast = (fast_seg_reg && found_now && s.state == ESTABLISHED &&
-            !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (g.length == '0 || fits) &&
+            !seq_lt(s.snd_max, g.ack) && g.seq == s.rcv_nxt && (!fast_data_reg || fits) &&
             !(ack_in && sample) && tx_want == '0 && s.snd_wnd != '0 && !fast_waits_after) ||
            (fast_wake_reg && s.state == ESTABLISHED);
   end
@@ -1983,7 +1983,6 @@ module toe_tcp_core
   assign rxd_init_valid = state_reg == ST_TAIL && pre_reg.found && step.rx_init;   // never the fast path's
   assign rxd_init_session = SID_W'(sid_reg);
   assign rxd_init_rx_done = step.rx_first;
-  assign rec_rd_session = SID_W'(eng_rd_addr);
   assign post_op_valid = state_reg == ST_INIT || post_write_reg;
   assign post_op_session = SID_W'(post_sid_reg);
   // the drop bit goes with the record's write in the post stage (from the step it led the
@@ -2049,6 +2048,7 @@ module toe_tcp_core
   // cycle before ST_PRE: in the cycle of the start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
+  assign rec_rd_session = SID_W'(eng_rd_addr);
   assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
                    state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : tuple_rd_addr;
   // The finish's writes in the read's cycle (two before its use) and in the next one are
