@@ -17,6 +17,7 @@ rtl/lib/toe_axis_csum_stream.sv
 rtl/lib/toe_axis_trim.sv
 rtl/lib/toe_axis_protocol_check.sv
 rtl/lib/toe_listen_table.sv
+rtl/lib/toe_state_ram.sv
 rtl/net/toe_eth_rx.sv
 rtl/net/toe_arp_cache.sv
 rtl/net/toe_arp.sv

@@ -262,32 +262,18 @@ module toe_tcp_core
   state_e state_reg;
 
   // ---------------- state table (one writer: this module) ----------------
-  // The record is read in two cycles, the block RAM's latch and then its output register
-  // (rd_ram_reg is nothing but the register with its enable, so that it maps onto the RAM's
-  // DOA_REG and REGCE: the RAM's clock-to-out without it, 2.45 ns on Artix-7, leaves no
-  // time for logic at 322 MHz). The read is issued two cycles before ST_PRE; the finish's
-  // writes in those two cycles are forwarded (the later one wins). The RAM gives the record
-  // as it was before a write in the cycle of the read. The slow path reads the record
-  // until ST_TAIL while the next event's read is issued: the output stage (the register,
-  // the forwarded records and their selects) holds from ST_PRE to ST_TAIL (rd_hold); the
-  // stages before it (the latch, the last write, the first compare) never hold.
-  sess_t mem [MAX_SESSIONS];
+  // The record is read in two cycles (toe_state_ram: the block RAM's latch, then its output
+  // register), issued two cycles before ST_PRE; the finish's writes in those two cycles
+  // are forwarded. The slow path reads the record until ST_TAIL while the next event's read
+  // is issued: the read's output stage holds from ST_PRE to ST_TAIL.
   sess_t rd_sess;
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en;
   sess_t wr_sess;
-  sess_t rd_latch_reg, rd_ram_reg, wr_last_reg, wr_sess_reg, wr_sess_old_reg;
   wire rd_hold = state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC;
-  always_ff @(posedge clk) begin
-    if (wr_en) mem[wr_addr] <= wr_sess;
-    rd_latch_reg <= mem[rd_addr];
-    wr_last_reg <= wr_sess;
-    if (!rd_hold) begin
-      rd_ram_reg <= rd_latch_reg;
-      wr_sess_reg <= wr_sess;
-      wr_sess_old_reg <= wr_last_reg;
-    end
-  end
+  toe_state_ram #(.WIDTH($bits(sess_t)), .DEPTH(MAX_SESSIONS)) u_record (
+    .clk, .wr_en, .wr_addr, .wr_data(wr_sess), .rd_addr, .hold(rd_hold), .rd_data(rd_sess)
+  );
 
   // ---------------- output queues ----------------
   logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room_reg; a session is in the send queue once)
@@ -512,7 +498,11 @@ module toe_tcp_core
   // An event picked during the size step takes the slow path (slow_only_reg): a fast step
   // would overwrite the post stage's registers before the finish read them.
   logic slow_only_reg;
-  wire start = state_reg == ST_IDLE && pick_valid_reg && pick_ready && !pick_busy && arm_room_reg && rel_count_reg == '0;
+  // the record read two cycles before ST_PRE was issued for the reserved session
+  // (pick_read_reg, below the tuple check)
+  logic pick_read_reg;
+  wire start = state_reg == ST_IDLE && pick_valid_reg && pick_read_reg && pick_ready && !pick_busy && arm_room_reg &&
+               rel_count_reg == '0;
   always_ff @(posedge clk) begin
     if (!pick_valid_reg) begin
       pick_valid_reg <= ev_valid != '0;
@@ -526,6 +516,15 @@ module toe_tcp_core
       rr_after_reg <= ~N_EV'(1);
     end
   end
+
+  // The record's read for the next start is issued before the event is reserved: for the
+  // reserved session (pick_sid_reg), or, while nothing is reserved, for the segment at the
+  // head of the lookup's queue (its session is a register's; the grant's choice among
+  // every kind led 11 levels into the record's 49 block RAMs' address and 13 into the
+  // forwarding compare). pick_read_reg says the read of the cycle before was the reserved
+  // session's: a segment reserved from idle starts at once, another kind a cycle later.
+  wire [SW-1:0] next_rd_addr = pick_valid_reg ? pick_sid_reg : ev_sid[EV_SEG];
+  always_ff @(posedge clk) pick_read_reg <= pick_valid_reg || ev_grant[EV_SEG];
 
   // ---------------- the tuple check, at the start ----------------
   // A segment's session as the lookup found it may have been released or reused since: it
@@ -2041,8 +2040,8 @@ module toe_tcp_core
     if (state_reg == ST_INIT) wr_sess = '0;
   end
   // The record is read two cycles before ST_PRE: for an event from ST_IDLE, in the cycle
-  // before its start, for the reserved session (pick_sid_reg, or grant_sid as it is
-  // reserved: the tuple's address); for a new session, in ST_ISN_REQ (ST_PRE comes two or
+  // before its start, for the reserved session (next_rd_addr, pick_read_reg); for a new
+  // session, in ST_ISN_REQ (ST_PRE comes two or
   // more cycles later); for an open the table refused, as the table answers (ST_OPEN_WAIT;
   // ST_OPEN_READ waits for the read). The engines' fields (rec_rd_session) are read one
   // cycle before ST_PRE: in the cycle of the start, or in the state before ST_PRE.
@@ -2050,20 +2049,7 @@ module toe_tcp_core
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
   assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
-                   state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : tuple_rd_addr;
-  // The finish's writes in the read's cycle (two before its use) and in the next one are
-  // forwarded, compared with the read's address as it was issued.
-  logic [SW-1:0] rd_addr_reg;
-  logic rd_fwd_old_reg, rd_fwd_old2_reg, rd_fwd_new_reg;
-  always_ff @(posedge clk) begin
-    rd_addr_reg <= rd_addr;
-    rd_fwd_old_reg <= wr_en && wr_addr == rd_addr;
-    if (!rd_hold) begin
-      rd_fwd_old2_reg <= rd_fwd_old_reg;
-      rd_fwd_new_reg <= wr_en && wr_addr == rd_addr_reg;
-    end
-  end
-  assign rd_sess = rd_fwd_new_reg ? wr_sess_reg : rd_fwd_old2_reg ? wr_sess_old_reg : rd_ram_reg;
+                   state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : next_rd_addr;
 
   always_ff @(posedge clk) begin
     unique case (state_reg)
