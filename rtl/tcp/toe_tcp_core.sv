@@ -2041,10 +2041,10 @@ module toe_tcp_core
   end
   // The record is read two cycles before ST_PRE: for an event from ST_IDLE, in the cycle
   // before its start, for the reserved session (next_rd_addr, pick_read_reg); for a new
-  // session, in ST_ISN_REQ (ST_PRE comes two or
-  // more cycles later); for an open the table refused, as the table answers (ST_OPEN_WAIT;
-  // ST_OPEN_READ waits for the read). The engines' fields (rec_rd_session) are read one
-  // cycle before ST_PRE: in the cycle of the start, or in the state before ST_PRE.
+  // session, in ST_ISN_REQ (ST_PRE comes two or more cycles later); for an open the table
+  // refused, as the table answers (ST_OPEN_WAIT; ST_OPEN_READ waits for the read). The
+  // engines' fields (rec_rd_session) are read one cycle before ST_PRE: in the cycle of the
+  // start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
@@ -2150,8 +2150,9 @@ module toe_tcp_core
     assert (fin_sess.dack_defers == '0 || fin_sess.dack_on)
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
   end
-  // ST_PRE to ST_TAIL read the record as last written: the two-cycle read, its forwarding
-  // and its hold against a copy of the table written alike and read without delay
+  // ST_PRE to ST_TAIL read the event's record as last written (the read was issued for the
+  // event's session in time, and held while the slow path runs): against a copy of the
+  // table written alike and read without delay (toe_state_ram checks its own contract)
   sess_t written_mem [MAX_SESSIONS];
   always @(posedge clk) begin
     if (!rst && (state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL))
