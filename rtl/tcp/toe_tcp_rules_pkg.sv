@@ -286,72 +286,115 @@ package toe_tcp_rules_pkg;
               : r.in_order ? r.nxt_before_end : r.lo_before_end;
     return r;
   endfunction
-  function automatic reasm_t reasm_merge(input reasm_rel_t rel, input ooo_set_t set,
-                                         input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+  // reasm_merge in two steps, so that no 32-bit value passes through a chain of choices:
+  // reasm_pick runs the rule on the relations alone and says, for every 32-bit output, which
+  // input it is (a one-hot reasm_src_t over the intervals' bounds, the segment's ends and
+  // RCV.NXT; '0 for zero); reasm_merge then takes each output as one AND-OR of the inputs.
+  // The choice is a function of the relations only, so in a pipeline that registers them
+  // it runs beside the read of the set, and each value passes one selection, not a chain.
+  localparam int unsigned REASM_SRC = 2 * OOO_INTERVALS + 3;
+  localparam int unsigned SRC_SEG_LO = 2 * OOO_INTERVALS, SRC_SEG_HI = SRC_SEG_LO + 1,
+                          SRC_RCV_NXT = SRC_SEG_LO + 2;
+  typedef logic [REASM_SRC-1:0] reasm_src_t;   // bit k: set[k].lo, N + k: set[k].hi, then seg_lo, seg_hi, RCV.NXT
+  typedef struct packed {
+    logic [OOO_INTERVALS:0] on;    // bit k: set[k].on, bit N: 1
+    reasm_src_t             lo, hi;
+  } reasm_iv_src_t;
+  typedef struct packed {
+    logic                                    store;
+    logic                                    joins;     // interval 0 joins the stream (joined = its length)
+    logic                                    evicts;    // the farthest interval is forgotten (evicted if it is on)
+    reasm_src_t                              lo, hi, rcv_nxt;
+    reasm_iv_src_t [OOO_INTERVALS-1:0]       set;
+  } reasm_pick_t;
+  function automatic reasm_pick_t reasm_pick(input reasm_rel_t rel);
     localparam int unsigned N = OOO_INTERVALS;
-    reasm_t r;
-    logic in_order;
-    logic [N-1:0] holds, stop, left, right, nearer;
-    logic [31:0] start_hi, left_lo, right_hi, stop_lo;
+    reasm_pick_t r;
+    reasm_iv_src_t [N-1:0] set;
+    reasm_src_t lo, hi, start_hi, left_lo, right_hi, stop_lo;
     int unsigned count, li;
-    ooo_iv_t merged;
+    reasm_iv_src_t merged;
+    for (int k = 0; k < N; k++)
+      set[k] = '{on: (N+1)'(1) << k, lo: REASM_SRC'(1) << k, hi: REASM_SRC'(1) << (N + k)};
     r = '0;
     r.set = set;
-    r.rcv_nxt = rcv_nxt;
-    in_order = rel.in_order;
-    holds = rel.holds;
-    nearer = rel.nearer;
-    stop = rel.stop;
-    left = rel.left;
-    right = rel.right;
+    r.rcv_nxt = REASM_SRC'(1) << SRC_RCV_NXT;
     start_hi = '0; left_lo = '0; stop_lo = '0; right_hi = '0;
     for (int k = 0; k < N; k++) begin
-      if (holds[k]) start_hi = set[k].hi;
-      if (left[k]) left_lo = set[k].lo;
-      if (stop[k]) stop_lo = set[k].lo;
+      if (rel.holds[k]) start_hi = set[k].hi;
+      if (rel.left[k]) left_lo = set[k].lo;
+      if (rel.stop[k]) stop_lo = set[k].lo;
+      if (rel.right[k]) right_hi = set[k].hi;
     end
     // the run is [x, y)
-    r.lo = in_order ? rcv_nxt : holds != '0 ? start_hi : seg_lo;
-    r.hi = stop != '0 ? stop_lo : seg_hi;
+    lo = rel.in_order ? REASM_SRC'(1) << SRC_RCV_NXT : rel.holds != '0 ? start_hi : REASM_SRC'(1) << SRC_SEG_LO;
+    hi = rel.stop != '0 ? stop_lo : REASM_SRC'(1) << SRC_SEG_HI;
     // it is empty only when it reaches the segment's end before any interval
-    if (stop == '0 && !rel.ends_ok) begin
-      r.lo = '0;
-      r.hi = '0;
-      return r;
-    end
+    if (rel.stop == '0 && !rel.ends_ok) return r;
+    r.lo = lo;
+    r.hi = hi;
     r.store = 1'b1;
-    for (int k = 0; k < N; k++) if (right[k]) right_hi = set[k].hi;
-    if (in_order) begin
-      r.rcv_nxt = r.hi;
-      if (right != '0) begin                    // it reaches interval 0: that joins too
+    if (rel.in_order) begin
+      r.rcv_nxt = hi;
+      if (rel.right != '0) begin                // it reaches interval 0: that joins too
         r.rcv_nxt = set[0].hi;
-        r.joined = set[0].hi - set[0].lo;
+        r.joins = 1'b1;
         for (int k = 0; k < N; k++) r.set[k] = k + 1 < N ? set[(k + 1) % N] : '0;
       end
       return r;
     end
-    merged = '{on: 1'b1, lo: left != '0 ? left_lo : r.lo, hi: right != '0 ? right_hi : r.hi};
+    merged = '{on: (N+1)'(1) << N, lo: rel.left != '0 ? left_lo : lo, hi: rel.right != '0 ? right_hi : hi};
     li = 0;
-    for (int k = 0; k < N; k++) if (left[k]) li = k;
-    if (left != '0 && right != '0) begin        // it fills the gap between two: one interval
+    for (int k = 0; k < N; k++) if (rel.left[k]) li = k;
+    if (rel.left != '0 && rel.right != '0) begin   // it fills the gap between two: one interval
       for (int k = 0; k < N; k++)
         if (k == li) r.set[k] = merged;
         else if (k > li) r.set[k] = k + 1 < N ? set[(k + 1) % N] : '0;
-    end else if (left != '0) begin
-      for (int k = 0; k < N; k++) if (left[k]) r.set[k] = merged;
-    end else if (right != '0) begin
-      for (int k = 0; k < N; k++) if (right[k]) r.set[k] = merged;
+    end else if (rel.left != '0) begin
+      for (int k = 0; k < N; k++) if (rel.left[k]) r.set[k] = merged;
+    end else if (rel.right != '0) begin
+      for (int k = 0; k < N; k++) if (rel.right[k]) r.set[k] = merged;
     end else begin                              // a new interval, after the nearer ones
       count = 0;
-      for (int k = 0; k < N; k++) count += int'(nearer[k]);
+      for (int k = 0; k < N; k++) count += int'(rel.nearer[k]);
       if (count == N) begin
         r.store = 1'b0;
         return r;
       end
-      r.evicted = set[N-1].on;
+      r.evicts = 1'b1;
       for (int k = 0; k < N; k++)
         r.set[k] = k < count ? set[k] : k == count ? merged : set[(k + N - 1) % N];
     end
+    return r;
+  endfunction
+  // the value a reasm_src_t names
+  function automatic logic [31:0] reasm_src_value(input reasm_src_t src, input ooo_set_t set,
+                                                  input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+    logic [31:0] v;
+    v = ({32{src[SRC_SEG_LO]}} & seg_lo) | ({32{src[SRC_SEG_HI]}} & seg_hi) |
+        ({32{src[SRC_RCV_NXT]}} & rcv_nxt);
+    for (int k = 0; k < OOO_INTERVALS; k++)
+      v |= ({32{src[k]}} & set[k].lo) | ({32{src[OOO_INTERVALS + k]}} & set[k].hi);
+    return v;
+  endfunction
+  function automatic reasm_t reasm_merge(input reasm_rel_t rel, input ooo_set_t set,
+                                         input logic [31:0] rcv_nxt, seg_lo, seg_hi);
+    reasm_pick_t p;
+    logic [OOO_INTERVALS:0] on_in;
+    reasm_t r;
+    p = reasm_pick(rel);
+    for (int k = 0; k < OOO_INTERVALS; k++) on_in[k] = set[k].on;
+    on_in[OOO_INTERVALS] = 1'b1;
+    r.store = p.store;
+    r.lo = reasm_src_value(p.lo, set, rcv_nxt, seg_lo, seg_hi);
+    r.hi = reasm_src_value(p.hi, set, rcv_nxt, seg_lo, seg_hi);
+    r.rcv_nxt = reasm_src_value(p.rcv_nxt, set, rcv_nxt, seg_lo, seg_hi);
+    r.joined = p.joins ? set[0].hi - set[0].lo : '0;
+    r.evicted = p.evicts && set[OOO_INTERVALS-1].on;
+    for (int k = 0; k < OOO_INTERVALS; k++)
+      r.set[k] = '{on: (p.set[k].on & on_in) != '0,
+                   lo: reasm_src_value(p.set[k].lo, set, rcv_nxt, seg_lo, seg_hi),
+                   hi: reasm_src_value(p.set[k].hi, set, rcv_nxt, seg_lo, seg_hi)};
     return r;
   endfunction
   function automatic reasm_t reasm_place(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
