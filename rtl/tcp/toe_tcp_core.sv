@@ -395,8 +395,10 @@ module toe_tcp_core
   logic [1:0] dbg_count_reg;
   logic notif_room_reg, steer_room_reg, openrsp_room_reg, dbg_room_reg;
   // The next count is what is kept (less what is taken) plus the push; the room flag is
-  // chosen by the push between both outcomes' compares, so that the push (the fast path's
-  // verdict) comes after the compares, not before an add and a compare.
+  // chosen by the push between both outcomes' compares, so that the push comes after the
+  // compares, not before an add and a compare. The steering queue, which the fast path's
+  // verdict pushes, does not wait for the push at all: its flag counts it as made (room
+  // for one below 31 kept, not 32), so the verdict reaches only the count.
   wire [5:0] notif_count_kept = notif_count_reg - 6'(notif_valid && notif_ready);
   wire [5:0] steer_count_kept = steer_count_reg - 6'(m_steer_valid && m_steer_ready);
   wire [2:0] openrsp_count_kept = openrsp_count_reg - 3'(open_rsp_valid && open_rsp_ready);
@@ -407,7 +409,7 @@ module toe_tcp_core
     openrsp_count_reg <= openrsp_count_kept + 3'(do_openrsp);
     dbg_count_reg <= dbg_count_kept + 2'(do_dbg);
     notif_room_reg <= do_notif ? notif_count_kept < 6'd31 : notif_count_kept < 6'd32;
-    steer_room_reg <= do_steer ? steer_count_kept < 6'd31 : steer_count_kept < 6'd32;
+    steer_room_reg <= steer_count_kept < 6'd31;
     openrsp_room_reg <= do_openrsp ? openrsp_count_kept < 3'd3 : openrsp_count_kept < 3'd4;
     dbg_room_reg <= do_dbg ? dbg_count_kept < 2'd1 : dbg_count_kept < 2'd2;
     if (rst) begin
