@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Summarise Yosys synthesis (toe_top, toe_tcp) into build/synth/report.json: cell counts from
-`stat` and the deepest combinational path in LUT levels, computed from the JSON netlist.
+`stat` and the deepest combinational path in LUT levels, computed from the JSON netlist, for
+synth_xilinx's own LUT mapping (abc9) and, under "depth_mapped", for ABC's depth-driven one
+(syn/synth.sh says why both).
 Paths start and end at flip-flops, block RAM, LUT RAM, SRLs and ports; carry chains and
 wide muxes add no LUT level but are reported along the deepest path. Besides the one deepest
 path, every register (by name, bit indices dropped) that a path of the deepest two depths
@@ -125,6 +127,21 @@ def trace(netlist_path, pattern):
     print(f"to {n.register_of(cell)} ({depth} LUT levels)")
 
 
+def figures(stat_path, netlist_path):
+    """Cell counts and the deepest path of one mapping."""
+    stat = stat_path.read_text()
+    cells = {m.group(2): int(m.group(1))
+             for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
+    count = lambda pat: sum(v for k, v in cells.items() if re.fullmatch(pat, k))  # noqa: E731
+    depth, path_cells, starts, ends, ends_by_depth = lut_depth(netlist_path)
+    return {"LUT": count(r"LUT\d"), "FF": count(r"FD[RSCP]E?"), "BRAM36_or_18": count(r"RAMB\w+"),
+            "URAM": count(r"URAM\w+"),
+            "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
+            "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
+            "deepest_path_from": starts, "deepest_path_to": ends,
+            "registers_ending_deepest_paths": ends_by_depth}
+
+
 def main():
     if sys.argv[1] == "--trace":
         trace(sys.argv[2], sys.argv[3])
@@ -134,18 +151,10 @@ def main():
     for target in sys.argv[2:]:
         top, w = target.split(":")
         tag = f"{top}-{w}"
-        stat = (out_dir / f"stat-{tag}.txt").read_text()
-        cells = {m.group(2): int(m.group(1))
-                 for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
-        count = lambda pat: sum(v for k, v in cells.items() if re.fullmatch(pat, k))
-        depth, path_cells, starts, ends, ends_by_depth = lut_depth(out_dir / f"netlist-{tag}.json")
-        report[f"DATA_W={w}" if top == "toe_top" else f"{top} DATA_W={w}"] = {
-            "LUT": count(r"LUT\d"), "FF": count(r"FD[RSCP]E?"), "BRAM36_or_18": count(r"RAMB\w+"),
-            "URAM": count(r"URAM\w+"),
-            "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
-            "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
-            "deepest_path_from": starts, "deepest_path_to": ends,
-            "registers_ending_deepest_paths": ends_by_depth}
+        # synth_xilinx's own mapping (abc9), and beside it the depth-driven one (synth.sh)
+        fig = figures(out_dir / f"stat-{tag}.txt", out_dir / f"netlist-{tag}.json")
+        fig["depth_mapped"] = figures(out_dir / f"stat-{tag}-depth.txt", out_dir / f"netlist-{tag}-depth.json")
+        report[f"DATA_W={w}" if top == "toe_top" else f"{top} DATA_W={w}"] = fig
     (out_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
 

