@@ -780,6 +780,11 @@ module toe_tcp_core
   function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
     return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
+  // a read opened the window by a step: the edge moves (RCV.NXT unchanged, so a hole's
+  // duplicate ACK is what keeps it)
+  function automatic logic read_moves_edge(input sess_t x, input logic [31:0] rd);
+    return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on, RING, MAX_WIN);
+  endfunction
 
   // which of the session's timers a due deadline is (the timer event's step, in this order)
   typedef enum logic [2:0] {
@@ -920,7 +925,7 @@ module toe_tcp_core
     pre.past_adv = seg_past_adv;
     pre.seg_short = g.length < s.mss;
     pre.ooo0_at_end = s.ooo[0].hi == seg_end_reg;
-    pre.rd_wake_ack = pre.wnd < (RING >> 1) && adv_edge_of(s, rx_read_p, s.rcv_nxt) != s.rcv_adv;
+    pre.rd_wake_ack = pre.wnd < (RING >> 1) && read_moves_edge(s, rx_read_p);
     pre.tmr_due = seq_le(s.tmr_at, now_us);
     pre.dack_due = seq_le(s.dack_at, now_us);
     pre.retry_max = s.retries >= cfg_max_retries;
@@ -1881,9 +1886,9 @@ module toe_tcp_core
   always_ff @(posedge clk) begin
     if (state_reg == ST_TAIL)
       post_adv_edge_reg <= adv_edge_of(step_reg.ns, step_reg.rx_init ? step_reg.rx_first : pre_reg.rx_read, s.rcv_nxt);
-    else if (state_reg == ST_PRE && !slow_only_reg)
-      post_adv_edge_reg <= adv_edge(s.rcv_adv, fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, s.mss,
-                                    s.ooo[0].on && !fast_data_reg, RING, MAX_WIN);
+    else if (state_reg == ST_PRE && !slow_only_reg)   // both values of RCV.NXT side by side
+      post_adv_edge_reg <= fast_data_reg ? adv_edge(s.rcv_adv, seg_end_reg, rxread_rd_rx_read, s.mss, 1'b0, RING, MAX_WIN)
+                                         : adv_edge(s.rcv_adv, s.rcv_nxt, rxread_rd_rx_read, s.mss, s.ooo[0].on, RING, MAX_WIN);
   end
   // the window of either edge, side by side (the send decision chooses)
   logic adv_moves;

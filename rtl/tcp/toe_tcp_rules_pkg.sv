@@ -180,9 +180,9 @@ package toe_tcp_rules_pkg;
   // instead of retransmitting fast (the edge would otherwise move as the app reads).
   // Both candidates for the edge (the ring's end, RCV.NXT + max_win) are checked against
   // RCV.ADV side by side and the smaller chosen after: no compare waits for the choice.
-  function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
-                                           input logic [15:0] mss, input logic dup,
-                                           input logic [31:0] ring_bytes, max_win);
+  function automatic logic adv_edge_moves(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
+                                          input logic [15:0] mss, input logic dup,
+                                          input logic [31:0] ring_bytes, max_win);
     logic [31:0] ring_edge, win_edge, step;
     logic win_caps, ring_moves, win_moves;
     ring_edge = rx_read + ring_bytes;
@@ -191,7 +191,18 @@ package toe_tcp_rules_pkg;
     step = umin(ring_bytes >> 1, 32'(mss));
     ring_moves = seq_lt(rcv_adv, ring_edge) && ring_edge - rcv_adv >= step;
     win_moves = seq_lt(rcv_adv, win_edge) && win_edge - rcv_adv >= step;
-    if (!dup && (win_caps ? win_moves : ring_moves)) return win_caps ? win_edge : ring_edge;
+    return !dup && (win_caps ? win_moves : ring_moves);
+  endfunction
+  // adv_edge_moves says whether the edge moves: exactly when adv_edge differs from rcv_adv
+  // (a move goes right of it), without the 32-bit compare of the edge with rcv_adv.
+  function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
+                                           input logic [15:0] mss, input logic dup,
+                                           input logic [31:0] ring_bytes, max_win);
+    logic [31:0] ring_edge, win_edge;
+    ring_edge = rx_read + ring_bytes;
+    win_edge = rcv_nxt + max_win;
+    if (adv_edge_moves(rcv_adv, rcv_nxt, rx_read, mss, dup, ring_bytes, max_win))
+      return seq_lt(win_edge, ring_edge) ? win_edge : ring_edge;
     return rcv_adv;
   endfunction
 

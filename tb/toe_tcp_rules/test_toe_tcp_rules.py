@@ -263,6 +263,7 @@ async def window_advertisement_avoids_silly_windows(dut):
         want = adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win, dup)
         got = int(dut.adv_edge_o.value)
         assert got == want, (rcv_adv, rcv_nxt, rx_read, mss, ring, got, want)
+        assert int(dut.adv_moves_o.value) == (want != rcv_adv), (rcv_adv, rcv_nxt, rx_read, mss, ring, dup)
         assert le(rcv_adv, got), "the advertised edge moved left"
         moved += got != rcv_adv
         held += dup and adv_ref(rcv_adv, rcv_nxt, rx_read, mss, ring, max_win, 0) != rcv_adv

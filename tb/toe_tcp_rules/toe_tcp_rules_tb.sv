@@ -23,6 +23,7 @@ module toe_tcp_rules_tb
   input  logic [15:0] adv_mss,
   input  logic        adv_dup,
   output logic [31:0] adv_edge_o,
+  output logic        adv_moves_o,
   input  logic [15:0] mss_opt, mss_our, mss_floor,
   output logic [15:0] mss_o,
   output logic        mss_clamped,
@@ -46,6 +47,7 @@ module toe_tcp_rules_tb
                          snd_nagle, snd_force);
   assign {snd_len, snd_go, snd_held, snd_nxt_o, snd_max_o, snd_more} = {snd.len, snd.go, snd.held, snd.nxt, snd.max, snd.more};
   assign adv_edge_o = adv_edge(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_dup, adv_ring, adv_max_win);
+  assign adv_moves_o = adv_edge_moves(adv_rcv_adv, adv_rcv_nxt, adv_rx_read, adv_mss, adv_dup, adv_ring, adv_max_win);
   assign mss = peer_mss(mss_opt, mss_our, mss_floor);
   assign {mss_o, mss_clamped} = {mss.mss, mss.clamped};
   reasm_t ra;
