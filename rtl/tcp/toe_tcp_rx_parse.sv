@@ -106,20 +106,26 @@ module toe_tcp_rx_parse
     .m_axis_tready(h1_tready), .m_axis_tlast(h1_tlast), .m_axis_tuser(h1_tuser),
     .m_hdr(h16), .short_frame(short1)
   );
+  // the data offset's verdict and the length of the rest of the header, from the first 16
+  // bytes, registered with them: u_hdr_rest's length is then a register, not a compare and a
+  // sum before its own compares
+  tcp_hdr_t h1h;
+  assign h1h = tcp_unpack({32'd0, h16});
+  wire h1_doff_bad = h1h.doff < 4'd5;
+  wire [5:0] h1_rest_len = h1_doff_bad ? 6'd4 : 6'({h1h.doff, 2'b00} - 6'd16);
   logic [DATA_W-1:0] r_tdata;
   logic [W-1:0] r_tkeep;
   logic r_tvalid, r_tready, r_tlast;
   logic [UW+128-1:0] r_tuser;
-  toe_axis_register #(.DATA_W(DATA_W), .USER_W(UW + 128)) u_reg (
+  logic doff_bad;
+  logic [5:0] rest_len;
+  toe_axis_register #(.DATA_W(DATA_W), .USER_W(UW + 128 + 7)) u_reg (
     .clk, .rst,
     .s_axis_tdata(h1_tdata), .s_axis_tkeep(h1_tkeep), .s_axis_tvalid(h1_tvalid),
-    .s_axis_tready(h1_tready), .s_axis_tlast(h1_tlast), .s_axis_tuser({h16, h1_tuser}),
+    .s_axis_tready(h1_tready), .s_axis_tlast(h1_tlast), .s_axis_tuser({h1_rest_len, h1_doff_bad, h16, h1_tuser}),
     .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid),
-    .m_axis_tready(r_tready), .m_axis_tlast(r_tlast), .m_axis_tuser(r_tuser)
+    .m_axis_tready(r_tready), .m_axis_tlast(r_tlast), .m_axis_tuser({rest_len, doff_bad, r_tuser})
   );
-  tcp_hdr_t rh;
-  assign rh = tcp_unpack({32'd0, r_tuser[UW +: 128]});
-  wire doff_bad = rh.doff < 4'd5;
 
   // ---- the rest of the header: checksum, urgent pointer, options (4..44 bytes) ----
   logic [DATA_W-1:0] h2_tdata;
@@ -131,7 +137,7 @@ module toe_tcp_rx_parse
     .clk, .rst,
     .s_axis_tdata(r_tdata), .s_axis_tkeep(r_tkeep), .s_axis_tvalid(r_tvalid),
     .s_axis_tready(r_tready), .s_axis_tlast(r_tlast), .s_axis_tuser({doff_bad, r_tuser}),
-    .s_hdr_len(doff_bad ? 6'd4 : 6'({rh.doff, 2'b00} - 6'd16)),
+    .s_hdr_len(rest_len),
     .m_axis_tdata(h2_tdata), .m_axis_tkeep(h2_tkeep), .m_axis_tvalid(h2_tvalid),
     .m_axis_tready(h2_tready), .m_axis_tlast(h2_tlast), .m_axis_tuser(h2_tuser),
     .m_hdr(rest), .short_frame(short2)
