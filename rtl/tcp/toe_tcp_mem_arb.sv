@@ -69,21 +69,33 @@ module toe_tcp_mem_arb #(
   output logic                           stat_mem_errors   // a B or R response was not OKAY
 );
   localparam logic [2:0] SIZE = 3'($clog2(DATA_W / 8));
-  initial if (N_WR > (1 << ID_W) || N_RD > (1 << ID_W))
-    $fatal(0, "toe_tcp_mem_arb: ID_W too small for the clients (instance %m)");
+  localparam int unsigned WI = N_WR > 1 ? $clog2(N_WR) : 1;   // a writer's index
+  localparam int unsigned RI = N_RD > 1 ? $clog2(N_RD) : 1;   // a reader's index
+  initial if (N_WR > (1 << ID_W) || N_RD > (1 << ID_W) || N_WR > 8 || N_RD > 8)
+    $fatal(0, "toe_tcp_mem_arb: ID_W too small for the clients, or more than 8 of a kind (instance %m)");
 
-  // Round-robin pick among `req`, starting after `last`.
-  function automatic int pick(input logic [7:0] req, input int last, input int n);
-    for (int k = 1; k <= n; k++) if (req[(last + k) % n]) return (last + k) % n;
-    return -1;
+  // Round-robin pick among `req` (up to 8 clients), starting after `last`: the lowest
+  // request above `last`, else the lowest of all. {found, index}; compares of `last` with
+  // constants and two priority encoders, no sum and no modulo.
+  typedef struct packed {
+    logic       found;
+    logic [2:0] index;
+  } pick_t;
+  function automatic pick_t pick(input logic [7:0] req, input logic [2:0] last);
+    pick_t r;
+    r = '0;
+    for (int k = 7; k >= 0; k--) if (req[k]) r = '{found: 1'b1, index: 3'(k)};
+    for (int k = 7; k >= 0; k--) if (req[k] && 3'(k) > last) r = '{found: 1'b1, index: 3'(k)};
+    return r;
   endfunction
 
   // ---- writes: grant held from AW through wlast ----
   logic w_busy_reg, aw_done_reg;
-  int w_gnt_reg, w_last_reg;
-  wire integer w_pick = pick(8'(s_awvalid), w_last_reg, N_WR);
-  wire integer w_gnt = w_busy_reg ? w_gnt_reg : w_pick;
-  wire w_on = w_busy_reg || w_pick >= 0;
+  logic [WI-1:0] w_gnt_reg, w_last_reg;
+  pick_t w_pick;
+  assign w_pick = pick(8'(s_awvalid), 3'(w_last_reg));
+  wire [WI-1:0] w_gnt = w_busy_reg ? w_gnt_reg : WI'(w_pick.index);
+  wire w_on = w_busy_reg || w_pick.found;
   always_comb begin
     s_awready = '0;
     s_wready = '0;
@@ -113,10 +125,10 @@ module toe_tcp_mem_arb #(
   assign m_axi_awsize = SIZE;
   assign m_axi_awburst = 2'b01;
   always_ff @(posedge clk) begin
-    if (!w_busy_reg && w_pick >= 0) begin
+    if (!w_busy_reg && w_pick.found) begin
       w_busy_reg <= 1'b1;
-      w_gnt_reg <= w_pick;
-      w_last_reg <= w_pick;
+      w_gnt_reg <= WI'(w_pick.index);
+      w_last_reg <= WI'(w_pick.index);
     end
     if (m_axi_awvalid && m_axi_awready) aw_done_reg <= 1'b1;
     if (m_axi_wvalid && m_axi_wready && m_axi_wlast) begin
@@ -126,24 +138,27 @@ module toe_tcp_mem_arb #(
     if (rst) begin
       w_busy_reg <= 1'b0;
       aw_done_reg <= 1'b0;
-      w_gnt_reg <= 0;
-      w_last_reg <= 0;
+      w_gnt_reg <= '0;
+      w_last_reg <= '0;
     end
   end
   assign m_axi_bready = 1'b1;
   always_comb for (int i = 0; i < N_WR; i++) s_bvalid[i] = m_axi_bvalid && int'(m_axi_bid) == i;
 
   // ---- reads: a grant holds until its AR is taken ----
-  int r_last_reg, r_gnt_reg;
+  logic [RI-1:0] r_last_reg, r_gnt_reg;
   logic r_hold_reg;
-  wire integer r_pick = r_hold_reg ? r_gnt_reg : pick(8'(s_arvalid), r_last_reg, N_RD);
+  pick_t r_next;
+  assign r_next = pick(8'(s_arvalid), 3'(r_last_reg));
+  wire r_found = r_hold_reg || r_next.found;
+  wire [RI-1:0] r_pick = r_hold_reg ? r_gnt_reg : RI'(r_next.index);
   always_comb begin
     s_arready = '0;
-    m_axi_arvalid = r_pick >= 0;
-    m_axi_arid = ID_W'(r_pick < 0 ? 0 : r_pick);
-    m_axi_araddr = r_pick < 0 ? '0 : s_araddr[r_pick];
-    m_axi_arlen = r_pick < 0 ? '0 : s_arlen[r_pick];
-    if (r_pick >= 0) s_arready[r_pick] = m_axi_arready;
+    m_axi_arvalid = r_found;
+    m_axi_arid = r_found ? ID_W'(r_pick) : '0;
+    m_axi_araddr = r_found ? s_araddr[r_pick] : '0;
+    m_axi_arlen = r_found ? s_arlen[r_pick] : '0;
+    if (r_found) s_arready[r_pick] = m_axi_arready;
   end
   assign m_axi_arsize = SIZE;
   assign m_axi_arburst = 2'b01;
@@ -153,7 +168,7 @@ module toe_tcp_mem_arb #(
     if (m_axi_arvalid && m_axi_arready) r_last_reg <= r_pick;
     stat_mem_errors <= (m_axi_bvalid && m_axi_bresp != 2'b00) || (m_axi_rvalid && m_axi_rready && m_axi_rresp != 2'b00);
     if (rst) begin
-      r_last_reg <= 0;
+      r_last_reg <= '0;
       r_hold_reg <= 1'b0;
       stat_mem_errors <= 1'b0;
     end
