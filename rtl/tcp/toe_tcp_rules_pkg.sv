@@ -180,29 +180,40 @@ package toe_tcp_rules_pkg;
   // instead of retransmitting fast (the edge would otherwise move as the app reads).
   // Both candidates for the edge (the ring's end, RCV.NXT + max_win) are checked against
   // RCV.ADV side by side and the smaller chosen after: no compare waits for the choice.
+  // the two candidates for the edge and which one is nearer
+  typedef struct packed {
+    logic [31:0] ring;       // rx_read + ring_bytes: the ring's end
+    logic [31:0] win;        // RCV.NXT + max_win: the window field's end
+    logic        win_caps;   // the window field's end comes first
+  } adv_edges_t;
+  function automatic adv_edges_t adv_edges(input logic [31:0] rcv_nxt, rx_read, ring_bytes, max_win);
+    adv_edges_t e;
+    e.ring = rx_read + ring_bytes;
+    e.win = rcv_nxt + max_win;
+    e.win_caps = seq_lt(e.win, e.ring);
+    return e;
+  endfunction
   function automatic logic adv_edge_moves(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
                                           input logic [15:0] mss, input logic dup,
                                           input logic [31:0] ring_bytes, max_win);
-    logic [31:0] ring_edge, win_edge, step;
-    logic win_caps, ring_moves, win_moves;
-    ring_edge = rx_read + ring_bytes;
-    win_edge = rcv_nxt + max_win;
-    win_caps = seq_lt(win_edge, ring_edge);
+    adv_edges_t e;
+    logic [31:0] step;
+    logic ring_moves, win_moves;
+    e = adv_edges(rcv_nxt, rx_read, ring_bytes, max_win);
     step = umin(ring_bytes >> 1, 32'(mss));
-    ring_moves = seq_lt(rcv_adv, ring_edge) && ring_edge - rcv_adv >= step;
-    win_moves = seq_lt(rcv_adv, win_edge) && win_edge - rcv_adv >= step;
-    return !dup && (win_caps ? win_moves : ring_moves);
+    ring_moves = seq_lt(rcv_adv, e.ring) && e.ring - rcv_adv >= step;
+    win_moves = seq_lt(rcv_adv, e.win) && e.win - rcv_adv >= step;
+    return !dup && (e.win_caps ? win_moves : ring_moves);
   endfunction
   // adv_edge_moves says whether the edge moves: exactly when adv_edge differs from rcv_adv
   // (a move goes right of it), without the 32-bit compare of the edge with rcv_adv.
   function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
                                            input logic [15:0] mss, input logic dup,
                                            input logic [31:0] ring_bytes, max_win);
-    logic [31:0] ring_edge, win_edge;
-    ring_edge = rx_read + ring_bytes;
-    win_edge = rcv_nxt + max_win;
+    adv_edges_t e;
+    e = adv_edges(rcv_nxt, rx_read, ring_bytes, max_win);
     if (adv_edge_moves(rcv_adv, rcv_nxt, rx_read, mss, dup, ring_bytes, max_win))
-      return seq_lt(win_edge, ring_edge) ? win_edge : ring_edge;
+      return e.win_caps ? e.win : e.ring;
     return rcv_adv;
   endfunction
 
