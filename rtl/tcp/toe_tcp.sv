@@ -360,16 +360,19 @@ module toe_tcp
   logic [W-1:0] rxd_tkeep;
   logic rxd_tvalid, rxd_tready, rxd_tlast;
   // tcpAppErrors counts the core's refused requests, the read engine's refused reads and
-  // the send engine's requests for sessions the app knew dead; when two or three come in
-  // one cycle the others are counted from a backlog in later cycles (it saturates: counts
-  // are lost only after some 10^4 cycles of floods on two of them at once)
+  // the send engine's requests for sessions the app knew dead, a cycle after them (the
+  // engines' refusals come from their table reads); when two or three come in one cycle
+  // the others are counted from a backlog in later cycles (it saturates: counts are lost
+  // only after some 10^4 cycles of floods on two of them at once)
+  logic [2:0] app_errors_reg;
   logic [15:0] app_error_backlog_reg;
-  assign stat_app_errors = core_app_error || rd_refused || tx_req_error || app_error_backlog_reg != '0;
-  wire [16:0] app_error_backlog = 17'(app_error_backlog_reg) + 17'(core_app_error) + 17'(rd_refused) +
-                                 17'(tx_req_error) - 17'(stat_app_errors);
+  assign stat_app_errors = app_errors_reg != '0 || app_error_backlog_reg != '0;
+  wire [16:0] app_error_backlog = 17'(app_error_backlog_reg) + 17'(app_errors_reg[0]) + 17'(app_errors_reg[1]) +
+                                 17'(app_errors_reg[2]) - 17'(stat_app_errors);
   always_ff @(posedge clk) begin
+    app_errors_reg <= {core_app_error, rd_refused, tx_req_error};
     app_error_backlog_reg <= app_error_backlog[16] ? '1 : app_error_backlog[15:0];
-    if (rst) app_error_backlog_reg <= '0;
+    if (rst) {app_errors_reg, app_error_backlog_reg} <= '0;
   end
 
   assign rxd_tdata = pl_tdata;

@@ -972,8 +972,6 @@ module toe_tcp_core
   // the window does not cut it (none joined).
   typedef struct packed {
     reasm_t      reasm;
-    logic [15:0] skip;                 // bytes before the new part
-    logic [31:0] take;                 // new bytes taken
     logic        ack_at_once;          // in order: not taken whole, or shorter than MSS
     logic        ooo_store;
     logic        fin_at_reasm;         // in order: RCV.NXT after the segment is its end
@@ -981,8 +979,6 @@ module toe_tcp_core
   place_t place, place_reg;
   always_comb begin
     place.reasm = reasm_merge(pre_reg.reasm_rel, s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
-    place.skip = 16'(place.reasm.lo - g.seq);
-    place.take = place.reasm.hi - place.reasm.lo;
     place.ack_at_once = !pre_reg.at_rcv_nxt || pre_reg.past_adv || pre_reg.reasm_rel.right != '0 ||
                         pre_reg.seg_short;
     place.ooo_store = pre_reg.ooo_ahead && place.reasm.store;
@@ -1187,8 +1183,11 @@ module toe_tcp_core
         // fits the window (the ring writer drops the head and cuts the tail); what
         // is new and where it goes, also ahead of RCV.NXT, is reasm_place
         r.rxw.offset = reasm.lo;
-        r.rxw.skip = place_reg.skip;
-        r.rxw.length = 17'(place_reg.take);
+        // (the bytes before the new part and the new bytes, from the registered ends: as
+        // differences of the place stage's choices they were its deepest path, 12 LUT levels
+        // at stop 48)
+        r.rxw.skip = 16'(reasm.lo - g.seq);
+        r.rxw.length = 17'(reasm.hi - reasm.lo);
         if (pre_reg.in_order) begin
           // in order: stored up to the first stored interval it reaches, which then
           // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
@@ -1624,7 +1623,11 @@ module toe_tcp_core
       t.do_rxw = fast_data_reg;
       t.rxw.length = 17'(g.length);
     end
-    if (!exec) {t.do_notif, t.do_rxw, t.do_rxw2, t.do_steer, t.do_openrsp, t.do_dbg} = '0;
+    // The fast path pushes only an RX writer job and a steering verdict: the other pushes
+    // are the tail's alone, so the fast path's verdict does not lead their queues (nor the
+    // second RX writer job's register: 12 LUT levels at 512 bits, stop 48)
+    if (state_reg != ST_TAIL) {t.do_notif, t.do_rxw2, t.do_openrsp, t.do_dbg} = '0;
+    if (!exec) {t.do_rxw, t.do_steer} = '0;
     step = t;
   end
   // the queues' entries
@@ -2200,8 +2203,8 @@ module toe_tcp_core
   // the place stage's bits for an in-order segment, from the pre stage, are what the run's
   // ends give: not taken whole (or short), and RCV.NXT after it at its end
   always @(posedge clk) if (!rst && state_reg == ST_PRE2 && pre_reg.in_order && pre_reg.payload) begin
-    assert (place.ack_at_once == (s.rcv_nxt != g.seq || place.take != 32'(g.length) ||
-                                  place.reasm.joined != '0 || place.take < 32'(s.mss)))
+    assert (place.ack_at_once == (s.rcv_nxt != g.seq || place.reasm.hi - place.reasm.lo != 32'(g.length) ||
+                                  place.reasm.joined != '0 || place.reasm.hi - place.reasm.lo < 32'(s.mss)))
       else $error("toe_tcp_core: session %0d place stage's ack_at_once differs from the run's", sid_reg);
     assert (place.fin_at_reasm == (seg_end_reg == place.reasm.rcv_nxt))
       else $error("toe_tcp_core: session %0d place stage's fin_at_reasm differs from the run's", sid_reg);
