@@ -718,9 +718,6 @@ module toe_tcp_core
     .remote_ip(ev_remote_ip), .remote_port(ev_remote_port),
     .rsp_valid(isn_rsp_valid), .isn
   );
-  // the peer's MSS option, clamped (toe_tcp_rules_pkg::peer_mss)
-  mss_t peer;
-  assign peer = toe_tcp_rules_pkg::peer_mss(g.mss, cfg_mss, cfg_mss_min);
 
   // a session's earliest deadline: the retransmission/persist/TIME-WAIT/idle timer or the
   // delayed ACK, whichever comes first (none in FREE and CLOSED)
@@ -806,6 +803,7 @@ module toe_tcp_core
     rtt_diff_t   rtt_diff;             // the estimator's first half on the sample (s.rtt_t0 .. now)
     logic [31:0] at_rto;               // now + RTO (before a sample)
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
+    mss_t        peer;                 // the peer's MSS option, clamped (peer_mss)
     logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
     reasm_rel_t  reasm_rel;            // reasm_place's compares (the first half)
     logic        in_order, ooo_ahead, fin_at_nxt;
@@ -914,6 +912,7 @@ module toe_tcp_core
     pre.rtt_diff = rtt_diff(s_rtt, now_us - s.rtt_t0);
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
+    pre.peer = peer_mss(g.mss, cfg_mss, cfg_mss_min);
     pre.reasm_hi = seg_past_adv ? s.rcv_adv : seg_end_reg;
     // reasm_place's compares, for either end the segment can have (both at once, then the
     // one reasm_hi takes), so no compare waits for reasm_hi
@@ -1021,8 +1020,8 @@ module toe_tcp_core
     y.rx_init = 1'b1;
     y.rx_first = g.seq + 1;
     y.ns.rcv_adv = g.seq + 1 + MAX_WIN;
-    y.ns.mss = peer.mss;
-    y.count.mss_clamp = peer.clamped;
+    y.ns.mss = pre_reg.peer.mss;
+    y.count.mss_clamp = pre_reg.peer.clamped;
     return y;
   endfunction
   // TIME-WAIT begins (our FIN acknowledged after the peer's, or the peer's after ours): its

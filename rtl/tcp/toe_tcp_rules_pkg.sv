@@ -329,12 +329,18 @@ package toe_tcp_rules_pkg;
     reasm_src_t                              lo, hi, rcv_nxt;
     reasm_iv_src_t [OOO_INTERVALS-1:0]       set;
   } reasm_pick_t;
+  // The pick leans on the set's order (reasm_set_ok): at most one interval holds or ends at
+  // the segment's start (left is one-hot), at most one is where the run stops (right), and
+  // the intervals before the segment come first (nearer is a thermometer code). So every
+  // choice is an OR of one-hot bits or a compare of neighbouring bits, not a priority chain
+  // or a count.
   function automatic reasm_pick_t reasm_pick(input reasm_rel_t rel);
     localparam int unsigned N = OOO_INTERVALS;
     reasm_pick_t r;
     reasm_iv_src_t [N-1:0] set;
     reasm_src_t lo, hi, start_hi, left_lo, right_hi, stop_lo;
-    int unsigned count, li;
+    logic [N-1:0] after_left;    // the interval lies past the one the run starts at the end of
+    logic [N-1:0] first_far;     // the first interval that is not nearer: the new one goes there
     reasm_iv_src_t merged;
     for (int k = 0; k < N; k++)
       set[k] = '{on: (N+1)'(1) << k, lo: REASM_SRC'(1) << k, hi: REASM_SRC'(1) << (N + k)};
@@ -343,11 +349,14 @@ package toe_tcp_rules_pkg;
     r.rcv_nxt = REASM_SRC'(1) << SRC_RCV_NXT;
     start_hi = '0; left_lo = '0; stop_lo = '0; right_hi = '0;
     for (int k = 0; k < N; k++) begin
-      if (rel.holds[k]) start_hi = set[k].hi;
-      if (rel.left[k]) left_lo = set[k].lo;
-      if (rel.stop[k]) stop_lo = set[k].lo;
-      if (rel.right[k]) right_hi = set[k].hi;
+      start_hi[N + k] = rel.holds[k];
+      left_lo[k] = rel.left[k];
+      stop_lo[k] = rel.stop[k];
+      right_hi[N + k] = rel.right[k];
     end
+    after_left = '0;
+    first_far = ~rel.nearer & {rel.nearer[N-2:0], 1'b1};
+    for (int k = 1; k < N; k++) after_left[k] = after_left[k-1] || rel.left[k-1];
     // the run is [x, y)
     lo = rel.in_order ? REASM_SRC'(1) << SRC_RCV_NXT : rel.holds != '0 ? start_hi : REASM_SRC'(1) << SRC_SEG_LO;
     hi = rel.stop != '0 ? stop_lo : REASM_SRC'(1) << SRC_SEG_HI;
@@ -366,26 +375,20 @@ package toe_tcp_rules_pkg;
       return r;
     end
     merged = '{on: (N+1)'(1) << N, lo: rel.left != '0 ? left_lo : lo, hi: rel.right != '0 ? right_hi : hi};
-    li = 0;
-    for (int k = 0; k < N; k++) if (rel.left[k]) li = k;
     if (rel.left != '0 && rel.right != '0) begin   // it fills the gap between two: one interval
       for (int k = 0; k < N; k++)
-        if (k == li) r.set[k] = merged;
-        else if (k > li) r.set[k] = k + 1 < N ? set[(k + 1) % N] : '0;
-    end else if (rel.left != '0) begin
-      for (int k = 0; k < N; k++) if (rel.left[k]) r.set[k] = merged;
-    end else if (rel.right != '0) begin
-      for (int k = 0; k < N; k++) if (rel.right[k]) r.set[k] = merged;
+        if (rel.left[k]) r.set[k] = merged;
+        else if (after_left[k]) r.set[k] = k + 1 < N ? set[(k + 1) % N] : '0;
+    end else if (rel.left != '0 || rel.right != '0) begin
+      for (int k = 0; k < N; k++) if (rel.left[k] || rel.right[k]) r.set[k] = merged;
     end else begin                              // a new interval, after the nearer ones
-      count = 0;
-      for (int k = 0; k < N; k++) count += int'(rel.nearer[k]);
-      if (count == N) begin
+      if (rel.nearer[N-1]) begin                // all are nearer: it is the farthest
         r.store = 1'b0;
         return r;
       end
       r.evicts = 1'b1;
       for (int k = 0; k < N; k++)
-        r.set[k] = k < count ? set[k] : k == count ? merged : set[(k + N - 1) % N];
+        r.set[k] = rel.nearer[k] ? set[k] : first_far[k] ? merged : set[(k + N - 1) % N];
     end
     return r;
   endfunction
