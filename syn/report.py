@@ -126,7 +126,8 @@ class CellDelays:
 
 def model_delay(netlist_path, delays):
     """The longest path in the cell-delay model: its delay (ps), where it starts and ends,
-    and its LUT and carry cells."""
+    and its LUT and carry cells; and how many registers have a path longer than the
+    period at 322 MHz (3106 ps, 512 bits) and at 156.25 MHz (6400 ps, 64 bits)."""
     n = Netlist(netlist_path)
     pins = {}   # cell -> direction -> [(pin name as specify writes it, whole port, bit)]
     for name, cell in n.cells.items():
@@ -160,13 +161,16 @@ def model_delay(netlist_path, delays):
 
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 100000))
     worst = (-1, None, None)
+    by_register = {}   # register name -> its longest path in
     for cell, t in n.typ.items():
         if not SEQUENTIAL.match(t):
             continue
         for pin, port, b in pins[cell].get("input", []):
             if lutram(t) and not re.match(r"DI|WE|ADDRH", port):
                 continue
-            if arrive(b) > worst[0]:
+            reg = n.register_of(cell)
+            by_register[reg] = max(by_register.get(reg, 0), arrive(b))
+            if arrival[b][0] > worst[0]:
                 worst = (arrival[b][0], cell, b)
     ps, end, bit = worst
     path = []
@@ -176,7 +180,9 @@ def model_delay(netlist_path, delays):
     start = n.driver.get(bit) if bit is not None else None
     return {"ps": ps, "from": n.register_of(start) if start else "port", "to": n.register_of(end),
             "lut_levels": sum(1 for c in path if c.startswith("LUT")),
-            "carry_cells": sum(1 for c in path if c.startswith("CARRY"))}
+            "carry_cells": sum(1 for c in path if c.startswith("CARRY")),
+            # registers (by name) with a longer path than the reference clocks' periods
+            "registers_over": {f"{p} ps": sum(1 for d in by_register.values() if d > p) for p in (3106, 6400)}}
 
 
 def lut_depth(netlist_path):

@@ -35,3 +35,5 @@ def test_model_delay_follows_the_chained_carries(tmp_path):
     assert d["from"] in {"a_reg", "b_reg", "c_reg"}, d
     # 32 bits of add and 32 of compare: 8 CARRY4 at least, and 114 ps a stage at least
     assert d["carry_cells"] >= 8 and 1500 <= d["ps"] <= 4000, d
+    # only that register (lt_q) can have a path longer than 3.1 ns, none one of 6.4 ns
+    assert d["registers_over"]["3106 ps"] == int(d["ps"] > 3106) and d["registers_over"]["6400 ps"] == 0, d
