@@ -124,11 +124,10 @@ class CellDelays:
         return CellDelays(path.read_text()) if path.exists() else None
 
 
-def model_delay(netlist_path, delays):
+def model_delay(n, delays):
     """The longest path in the cell-delay model: its delay (ps), where it starts and ends,
     and its LUT and carry cells; and how many registers have a path longer than the
     period at 322 MHz (3106 ps, 512 bits) and at 156.25 MHz (6400 ps, 64 bits)."""
-    n = Netlist(netlist_path)
     pins = {}   # cell -> direction -> [(pin name as specify writes it, whole port, bit)]
     for name, cell in n.cells.items():
         dirs = cell.get("port_directions", {})
@@ -185,10 +184,9 @@ def model_delay(netlist_path, delays):
             "registers_over": {f"{p} ps": sum(1 for d in by_register.values() if d > p) for p in (3106, 6400)}}
 
 
-def lut_depth(netlist_path):
+def lut_depth(n):
     """Deepest path in LUT levels, the cells along it, the registers (or ports) it starts
     and ends at, and the registers the paths of the deepest two depths end at."""
-    n = Netlist(netlist_path)
     end = max(n.level, key=n.level.get)
     path = n.chain(end)
     first, cells = path[0], [n.typ[c] for c in path]
@@ -231,14 +229,15 @@ def figures(stat_path, netlist_path, delays=None):
     cells = {m.group(2): int(m.group(1))
              for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?(\S+)\s*$", stat, re.M)}
     count = lambda pat: sum(v for k, v in cells.items() if re.fullmatch(pat, k))  # noqa: E731
-    depth, path_cells, starts, ends, ends_by_depth = lut_depth(netlist_path)
+    n = Netlist(netlist_path)   # read once: the JSON of a big target is some 100 MB
+    depth, path_cells, starts, ends, ends_by_depth = lut_depth(n)
     return {"LUT": count(r"LUT\d"), "FF": count(r"FD[RSCP]E?"), "BRAM36_or_18": count(r"RAMB\w+"),
             "URAM": count(r"URAM\w+"),
             "LUTRAM": count(r"RAM(?!B)\w+"), "SRL": count(r"SRL\w+"), "DSP": count(r"DSP\w+"),
             "CARRY": count(r"CARRY\d"), "max_lut_levels": depth, "deepest_path_cells": path_cells,
             "deepest_path_from": starts, "deepest_path_to": ends,
             "registers_ending_deepest_paths": ends_by_depth,
-            **({"model_delay": model_delay(netlist_path, delays)} if delays else {})}
+            **({"model_delay": model_delay(n, delays)} if delays else {})}
 
 
 def main():

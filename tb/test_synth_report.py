@@ -31,7 +31,7 @@ def test_model_delay_follows_the_chained_carries(tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     delays = report.CellDelays.load()
     assert delays is not None and delays.arc["LUT6"][("I0", "O")] == 642
-    d = report.model_delay(tmp_path / "chain.json", delays)
+    d = report.model_delay(report.Netlist(tmp_path / "chain.json"), delays)
     assert d["from"] in {"a_reg", "b_reg", "c_reg"}, d
     # 32 bits of add and 32 of compare: 8 CARRY4 at least, and 114 ps a stage at least
     assert d["carry_cells"] >= 8 and 1500 <= d["ps"] <= 4000, d
