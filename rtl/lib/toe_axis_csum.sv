@@ -3,9 +3,11 @@
 // words) of the frames on an AXI-Stream it watches, from byte `start` of each frame on,
 // plus `seed` (e.g. a pseudo-header sum); both are sampled with the first beat. Frame
 // byte 2k is the high byte of word k. The result is the folded sum (not complemented):
-// a received packet whose checksum field is included verifies when the sum is 16'hFFFF.
-// Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum`; at LATENCY 0
-// both are combinational in the last beat's cycle (a verdict can ride on that beat's
+// a received packet whose checksum field is included verifies when the sum is 16'hFFFF,
+// which `sum_ok` says beside it from the sum before the fold (toe_pkg::csum_verifies, no
+// adder after the running sum's).
+// Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum` and `sum_ok`;
+// at LATENCY 0 all are combinational in the last beat's cycle (a verdict can ride on that beat's
 // tuser). A beat per cycle at any width and latency (balanced adder tree of DATA_W/16
 // words). The stages LATENCY adds, each a register across the whole beat:
 //   1: the beat's word sum (the tree) is registered before the running sum and the fold;
@@ -26,6 +28,7 @@ module toe_axis_csum #(
   input  logic [15:0]         start,    // first byte to include
   input  logic [31:0]         seed,     // added to the sum (any width-32 partial sum)
   output logic [15:0]         sum,
+  output logic                sum_ok,   // sum == 16'hFFFF
   output logic                sum_valid
 );
   localparam int unsigned W = DATA_W / 8;
@@ -89,5 +92,6 @@ module toe_axis_csum #(
   wire [31:0] acc_now = (tag_sum.first ? tag_sum.seed : acc_reg) + beat_sum_staged;
   always_ff @(posedge clk) if (tag_sum.beat) acc_reg <= acc_now;
   assign sum = toe_pkg::csum_fold(acc_now);
+  assign sum_ok = toe_pkg::csum_verifies(acc_now);
   assign sum_valid = tag_sum.beat && tag_sum.last;
 endmodule

@@ -2,13 +2,13 @@
 // toe_axis_csum_stream: a stream and its Internet checksum, pipelined together. The frames
 // of a stream that is never back-pressured (its receiver always takes a beat, e.g. a
 // frame FIFO with DROP_WHEN_FULL) go through LATENCY registers beside toe_axis_csum, so
-// each frame's last beat comes out with the frame's folded sum on `m_sum` (the verdict
-// rides on that beat, into the FIFO's commit). `start` and `seed` are sampled with a
+// each frame's last beat comes out with the frame's verdict on `m_sum_ok`: its folded sum
+// is 16'hFFFF (the verdict rides on that beat, into the FIFO's commit). `start` and `seed` are sampled with a
 // frame's first beat, as in toe_axis_csum; tuser goes along with every beat.
 // Used where a checksum decides a frame's fate: TCP RX parser, UDP RX, ICMP echo.
-// Timing: m_* is s_* LATENCY cycles later (no back-pressure, so no ready); `m_sum` is
-// valid with the last beat only. LATENCY 0 is a wire (the sum combinational on the last
-// beat); each stage cuts the sum's path as toe_axis_csum says.
+// Timing: m_* is s_* LATENCY cycles later (no back-pressure, so no ready); `m_sum_ok` is
+// valid with the last beat only. LATENCY 0 is a wire (the verdict combinational on the
+// last beat); each stage cuts the sum's path as toe_axis_csum says.
 module toe_axis_csum_stream #(
   parameter int unsigned DATA_W  = 64,   // tdata width, multiple of 16
   parameter int unsigned USER_W  = 1,
@@ -28,12 +28,12 @@ module toe_axis_csum_stream #(
   output logic                m_axis_tvalid,
   output logic                m_axis_tlast,
   output logic [USER_W-1:0]   m_axis_tuser,
-  output logic [15:0]         m_sum            // with the last beat
+  output logic                m_sum_ok         // with the last beat: the sum verifies
 );
   logic sum_valid;
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(LATENCY)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(s_axis_tvalid),
-    .tlast(s_axis_tlast), .start, .seed, .sum(m_sum), .sum_valid
+    .tlast(s_axis_tlast), .start, .seed, .sum(), .sum_ok(m_sum_ok), .sum_valid
   );
 
   typedef struct packed {

@@ -127,6 +127,12 @@ package toe_pkg;
     t = {1'b0, s[15:0]} + {1'b0, s[31:16]};
     return t[15:0] + {15'd0, t[16]};
   endfunction
+  // csum_fold(s) == 16'hFFFF (a received checksum verifies) without the fold's two adds:
+  // the first fold's 17-bit sum lo + hi is FFFF (then hi = ~lo, no carry) or 1FFFE (then
+  // lo = hi = FFFF); the second fold changes neither. Bitwise compares only, no carry chain.
+  function automatic logic csum_verifies(input logic [31:0] s);
+    return s[15:0] == ~s[31:16] || &s;
+  endfunction
 
   // Register stages (toe_axis_csum LATENCY) of a checksum over a stream whose verdict
   // decides a frame (TCP RX parser, UDP RX, ICMP echo) or fills a header (TCP TX engine):

@@ -58,15 +58,15 @@ module toe_icmp_echo
   logic [W-1:0] c_tkeep;
   logic c_tvalid, c_tlast, c_keep, c_bad_in;
   logic [47:0] c_reply;   // {src ip, length}
-  logic [15:0] c_sum;
+  logic c_sum_ok;
   toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(50), .LATENCY(csum_latency(DATA_W))) u_csum (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(take), .s_axis_tlast,
     .s_axis_tuser({iph.src_ip, meta.length, keep_now, s_axis_tuser[0] || meta.length < 16'd8}),
     .start(16'd0), .seed(32'd0),
     .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
-    .m_axis_tlast(c_tlast), .m_axis_tuser({c_reply, c_keep, c_bad_in}), .m_sum(c_sum)
+    .m_axis_tlast(c_tlast), .m_axis_tuser({c_reply, c_keep, c_bad_in}), .m_sum_ok(c_sum_ok)
   );
-  wire bad = c_bad_in || c_sum != 16'hFFFF;
+  wire bad = c_bad_in || !c_sum_ok;
 
   logic fifo_ready, drop_bad, drop_full;
   logic [DATA_W-1:0] f_tdata;

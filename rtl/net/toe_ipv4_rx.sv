@@ -86,7 +86,7 @@ module toe_ipv4_rx
 
   // Header checksum over IHL*4 bytes: sum of the 16-bit words must fold to FFFF. The words
   // are summed in two halves (15 each: four adder levels, not five); the halves are added
-  // after the register, before the fold.
+  // after the register, before the check (csum_verifies).
   localparam int unsigned HALF = MAXB / 4;   // words per half
   logic [8*MAXB-1:0] hwords;
   always_comb
@@ -129,7 +129,7 @@ module toe_ipv4_rx
     .m_axis_tready(ck_tready), .m_axis_tlast(ck_tlast), .m_axis_tuser({chk, ck_tuser})
   );
 
-  wire hdr_error  = chk.fields_bad || csum_fold(32'(chk.hsum_lo) + 32'(chk.hsum_hi)) != 16'hFFFF;
+  wire hdr_error  = chk.fields_bad || !csum_verifies(32'(chk.hsum_lo) + 32'(chk.hsum_hi));
   wire drop       = hdr_error || chk.addr_error || chk.fragment || chk.unknown;
   wire [1:0] sel  = chk.is_tcp ? 2'd2 : (chk.is_udp ? 2'd1 : 2'd0);
 

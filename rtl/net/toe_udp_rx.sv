@@ -112,12 +112,12 @@ module toe_udp_rx
   logic [W-1:0] c_tkeep;
   logic c_tvalid, c_tlast;
   logic [CW-1:0] c_tuser;
-  logic [15:0] sum;
+  logic sum_ok;
   toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(CW), .LATENCY(csum_latency(DATA_W))) u_csum (
     .clk, .rst, .s_axis_tdata(tr_tdata), .s_axis_tkeep(tr_tkeep), .s_axis_tvalid(tr_tvalid),
     .s_axis_tlast(tr_tlast), .s_axis_tuser(tr_tuser[CW-1:0]), .start(16'd0), .seed,
     .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
-    .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser), .m_sum(sum)
+    .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser), .m_sum_ok(sum_ok)
   );
   udp_hdr_t th;
   ip_rx_meta_t tm;
@@ -126,7 +126,7 @@ module toe_udp_rx
   assign tm = c_tuser[IP_RX_META_W:1];
   assign tiph = ipv4_unpack(tm.raw_hdr);
   wire t_open = c_tuser[IP_RX_META_W+1];
-  wire bad = c_tuser[0] || (th.checksum != 16'd0 && sum != 16'hFFFF);
+  wire bad = c_tuser[0] || (th.checksum != 16'd0 && !sum_ok);
 
   // ---- deliver open ports through the frame FIFO; consume the rest ----
   udp_meta_t am;

@@ -2,7 +2,9 @@
 // toe_udp_tx: UDP transmit. The application sends a datagram's payload with udp_meta_t
 // on tuser (remote address/port, local port, length; read on the last beat). The payload
 // is held in a store-and-forward FIFO while its checksum is summed, then leaves with the
-// UDP header (checksum over pseudo-header, header and payload) in front.
+// UDP header (checksum over pseudo-header, header and payload) in front. The payload's sum
+// is csum_latency(DATA_W) register stages deep (toe_axis_csum): the datagram's meta waits
+// beside it as long, so its side entry is written when the sum is there.
 // Dropped and counted (udpOutErrors): a payload whose byte count differs from
 // meta.length, longer than MAX_PAYLOAD (no fragmentation), or not packed (a beat before
 // the last that is not full).
@@ -61,33 +63,51 @@ module toe_udp_tx
   // too long is tested on the length it must equal
   wire bad = partial_reg || !length_ok || meta.length > 16'(MAX_PAYLOAD);
   logic [15:0] sum;
-  toe_axis_csum #(.DATA_W(DATA_W)) u_csum (
+  logic sum_valid;
+  localparam int unsigned CSUM_LATENCY = csum_latency(DATA_W);
+  toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
-    .start(16'd0), .seed(32'd0), .sum, .sum_valid()
+    .start(16'd0), .seed(32'd0), .sum, .sum_ok(), .sum_valid
   );
 
-  // Payload FIFO and, per committed datagram, its meta and payload sum.
+  // Payload FIFO and, per committed datagram, its meta and payload sum. A side entry is
+  // written for each datagram the FIFO commits and read with its last beat out, so the side
+  // FIFO (as deep) holds at most as many entries as the payload FIFO holds datagrams: it
+  // cannot overflow, and the input does not wait for it.
   logic fifo_ready, side_ready, drop_bad;
   logic [DATA_W-1:0] f_tdata;
   logic [W-1:0] f_tkeep;
   logic f_tvalid, f_tready, f_tlast;
   toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(1), .DEPTH(DEPTH), .FRAME(1'b1)) u_fifo (
     .clk, .rst,
-    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(s_axis_tvalid && side_ready),
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid,
     .s_axis_tready(fifo_ready), .s_axis_tlast, .s_axis_tuser(bad),
     .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
     .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(),
     .drop_bad, .drop_full()
   );
-  assign s_axis_tready = fifo_ready && side_ready;
+  assign s_axis_tready = fifo_ready;
+
+  // A committed datagram's meta, CSUM_LATENCY cycles on, beside its payload's sum.
+  typedef struct packed {logic push; udp_meta_t meta;} meta_stage_t;
+  meta_stage_t meta_stage [CSUM_LATENCY + 1];
+  assign meta_stage[0] = '{push: take && s_axis_tlast && !bad, meta: meta};
+  for (genvar k = 0; k < CSUM_LATENCY; k++) begin : g_meta_delay
+    always_ff @(posedge clk) begin
+      meta_stage[k + 1] <= meta_stage[k];
+      if (rst) meta_stage[k + 1].push <= 1'b0;
+    end
+  end
+  udp_meta_t sum_meta;
+  assign sum_meta = meta_stage[CSUM_LATENCY].meta;
 
   // The pseudo-header's and header's share of the checksum is summed from the datagram's
-  // meta as it comes in and kept beside the payload's sum, so the output adds only the two.
-  wire [15:0] in_udp_len = meta.length + 16'd8;
+  // meta and kept beside the payload's sum, so the output adds only the two.
+  wire [15:0] in_udp_len = sum_meta.length + 16'd8;
   logic [31:0] in_hdr_sum;
   toe_sum_tree #(.N(9), .IN_W(16), .OUT_W(32)) u_hdr_sum (
-    .terms({cfg_ip[31:16], cfg_ip[15:0], meta.remote_ip[31:16], meta.remote_ip[15:0],
-            16'(IP_PROTO_UDP), in_udp_len, meta.local_port, meta.remote_port, in_udp_len}),
+    .terms({cfg_ip[31:16], cfg_ip[15:0], sum_meta.remote_ip[31:16], sum_meta.remote_ip[15:0],
+            16'(IP_PROTO_UDP), in_udp_len, sum_meta.local_port, sum_meta.remote_port, in_udp_len}),
     .sum(in_hdr_sum));
 
   udp_meta_t side_meta;
@@ -95,7 +115,7 @@ module toe_udp_tx
   logic side_valid;
   toe_fifo #(.WIDTH(UDP_META_W + 32), .DEPTH(DEPTH)) u_side (
     .clk, .rst,
-    .s_data({meta, sum, csum_fold(in_hdr_sum)}), .s_valid(take && s_axis_tlast && !bad), .s_ready(side_ready),
+    .s_data({sum_meta, sum, csum_fold(in_hdr_sum)}), .s_valid(meta_stage[CSUM_LATENCY].push), .s_ready(side_ready),
     .commit(1'b0), .rewind(1'b0),
     .m_data({side_meta, side_sum, side_hdr_sum}), .m_valid(side_valid),
     .m_ready(f_tvalid && f_tready && f_tlast), .uncommitted()
@@ -137,4 +157,12 @@ module toe_udp_tx
       stat_out_errors <= 1'b0;
     end
   end
+
+`ifndef SYNTHESIS
+  // the payload's sum is there with its datagram's side entry, and the side FIFO has room
+  always @(posedge clk) if (!rst && meta_stage[CSUM_LATENCY].push) begin
+    assert (sum_valid) else $error("toe_udp_tx: side entry without its payload sum");
+    assert (side_ready) else $error("toe_udp_tx: side FIFO overflow");
+  end
+`endif
 endmodule

@@ -62,15 +62,15 @@ module toe_tcp_rx_parse
   logic [W-1:0] cs_tkeep;
   logic cs_tvalid, cs_tlast;
   logic [UW-1:0] cs_tuser;
-  logic [15:0] cs_sum;
+  logic cs_sum_ok;
   toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(UW), .LATENCY(csum_latency(DATA_W))) u_csum (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(in_take),
     .s_axis_tlast, .s_axis_tuser({iph.src_ip, ipm.length, s_axis_tuser[0]}),
     .start(16'd0), .seed,
     .m_axis_tdata(cs_tdata), .m_axis_tkeep(cs_tkeep), .m_axis_tvalid(cs_tvalid),
-    .m_axis_tlast(cs_tlast), .m_axis_tuser(cs_tuser), .m_sum(cs_sum)
+    .m_axis_tlast(cs_tlast), .m_axis_tuser(cs_tuser), .m_sum_ok(cs_sum_ok)
   );
-  wire cs_bad = cs_tuser[0] || cs_sum != 16'hFFFF;
+  wire cs_bad = cs_tuser[0] || !cs_sum_ok;
 
   logic [DATA_W-1:0] cf_tdata;
   logic [W-1:0] cf_tkeep;

@@ -29,6 +29,9 @@
 // Ordering: the core's writes and the requests go through one two-stage pipeline (the
 // core's first), each reading the record as the one before it wrote it. A request is taken
 // only when the response and job FIFOs (DEPTH) have room for it and the pipeline's entry.
+// A request holds a job place from stage 2 (job_count_reg counts it) until the cycle after,
+// when a refused one gives it back (job_refused_reg): the count does not wait for the
+// space compare, which comes after the record's RAM read.
 module toe_tcp_tx_req
   import toe_tcp_pkg::*;
 #(
@@ -87,7 +90,8 @@ module toe_tcp_tx_req
   rec_t mem [MAX_SESSIONS];
 
   // ---- stage 1: an operation taken, its session's record read ----
-  logic [CW-1:0] rsp_count_reg, job_count_reg;
+  logic [CW-1:0] rsp_count_reg, job_count_reg;   // job_count_reg: jobs queued or held
+  logic job_refused_reg;                          // last cycle's request queued no job
   logic st_valid_reg, st_core_reg, st_woken_reg, st_init_reg, st_sendable_reg, st_known_dead_reg,
         st_clear_want_reg;
   logic [SW-1:0] st_sid_reg;
@@ -207,10 +211,12 @@ module toe_tcp_tx_req
     .m_ready(m_job_ready), .uncommitted());
   always_ff @(posedge clk) begin
     rsp_count_reg <= rsp_count_reg + CW'(push_rsp) - CW'(m_rsp_valid && m_rsp_ready);
-    job_count_reg <= job_count_reg + CW'(push_job) - CW'(m_job_valid && m_job_ready);
+    job_count_reg <= job_count_reg + CW'(st_req) - CW'(job_refused_reg) - CW'(m_job_valid && m_job_ready);
+    job_refused_reg <= st_req && !push_job;
     if (rst) begin
       rsp_count_reg <= '0;
       job_count_reg <= '0;
+      job_refused_reg <= 1'b0;
     end
   end
 
@@ -221,5 +227,8 @@ module toe_tcp_tx_req
     else $error("toe_tcp_tx_req: response FIFO overflow");
   always @(posedge clk) if (!rst && push_job) assert (job_count_reg < CW'(DEPTH))
     else $error("toe_tcp_tx_req: job FIFO overflow");
+  // the count holds every queued job (the FIFO's own occupancy is its pointer difference)
+  always @(posedge clk) if (!rst) assert (job_count_reg >= CW'(u_job.wr_ptr_reg - u_job.rd_ptr_reg) + CW'(u_job.m_valid))
+    else $error("toe_tcp_tx_req: job count below the jobs queued");
 `endif
 endmodule

@@ -232,15 +232,19 @@ def random_bytes(rng, n):
     return bytes(rng.getrandbits(8) for _ in range(n))
 
 
-def inet_sum(data, start=0, seed=0):
-    """RFC 1071: the folded ones'-complement sum (not complemented) of `data`'s big-endian
-    16-bit words from byte `start` on (bytes before it count as zero), plus `seed`."""
-    s = seed
+def word_sum(data, start=0):
+    """The unfolded sum of `data`'s big-endian 16-bit words from byte `start` on (bytes
+    before it count as zero; an odd last byte is a word's high byte)."""
     b = bytes(len(data[:start])) + data[start:]
     if len(b) % 2:
         b += b"\0"
-    for i in range(0, len(b), 2):
-        s += (b[i] << 8) | b[i + 1]
+    return sum((b[i] << 8) | b[i + 1] for i in range(0, len(b), 2))
+
+
+def inet_sum(data, start=0, seed=0):
+    """RFC 1071: the folded ones'-complement sum (not complemented) of `data`'s big-endian
+    16-bit words from byte `start` on (bytes before it count as zero), plus `seed`."""
+    s = seed + word_sum(data, start)
     while s >> 16:
         s = (s & 0xFFFF) + (s >> 16)
     return s
@@ -250,11 +254,18 @@ def csum_frame_beats(rng, w, frames):
     """Random frames for the checksum blocks' tests, cycle by cycle: lengths 1-1599 bytes in
     beats of `w` bytes, random start offsets (< 80) and seeds on each frame's first beat
     (noise on its other beats, which must be ignored), idle cycles between beats (None).
-    A frame's last beat carries the frame's RFC 1071 sum ("sum")."""
+    A frame's last beat carries the frame's RFC 1071 sum ("sum"). One frame in three
+    verifies (sum 0xFFFF): its seed completes the words' unfolded sum to a multiple of
+    0xFFFF, or to 0xFFFFFFFF (the unfolded sum whose halves are equal)."""
     for _ in range(frames):
         frame = random_bytes(rng, rng.randrange(1, 1600))
         start = rng.randrange(0, min(len(frame), 80))
         seed = rng.getrandbits(rng.choice([16, 20, 31]))
+        if rng.random() < 1 / 3:
+            if rng.random() < 0.5:   # folded words' sum + seed = 0xFFFF (+ a multiple of it)
+                seed = 0xFFFF - inet_sum(frame, start) + 0xFFFF * rng.randrange(0, 1 << 15)
+            else:                    # the words' unfolded sum + seed = 0xFFFFFFFF
+                seed = 0xFFFFFFFF - word_sum(frame, start)
         chunks = [frame[i:i + w] for i in range(0, len(frame), w)]
         for i, c in enumerate(chunks):
             while rng.random() < 0.2:

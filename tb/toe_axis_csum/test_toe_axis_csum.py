@@ -1,5 +1,7 @@
 """toe_axis_csum: the folded ones'-complement sum of random frames (odd lengths, random
-start offsets and seeds) matches an RFC 1071 reference; `sum_valid` pulses exactly
+start offsets and seeds) matches an RFC 1071 reference, and `sum_ok` says whether it is
+0xFFFF (a third of the frames verify, through both forms of the unfolded sum that fold to
+it); `sum_valid` pulses exactly
 LATENCY cycles after each frame's last beat and at no other time, frames back to back
 or with idle cycles between beats."""
 import random
@@ -26,13 +28,15 @@ async def sums(dut):
     now = [0]       # the driver's cycle: a beat presented in cycle c is taken at its end
 
     async def watch():
-        while True:
-            await FallingEdge(tb.clk)
+        while True:   # from the driver's first cycle on (a beat may come in cycle 0)
             await ReadOnly()   # after the driver's inputs of this cycle
             if dut.sum_valid.value == 1:
                 assert now[0] in expected, f"sum_valid in cycle {now[0]}, no frame ended {latency} cycles before"
-                assert int(dut.sum.value) == expected.pop(now[0])
-                seen.append(now[0])
+                want = expected.pop(now[0])
+                assert int(dut.sum.value) == want
+                assert int(dut.sum_ok.value) == (want == 0xFFFF), f"sum {want:#x}: sum_ok {dut.sum_ok.value}"
+                seen.append(want)
+            await FallingEdge(tb.clk)
     cocotb.start_soon(watch())
     frames = 300
     for beat in csum_frame_beats(rng, w, frames):
@@ -53,6 +57,7 @@ async def sums(dut):
         now[0] += 1
     assert not expected, f"sums never given for frames ending at cycles {sorted(expected)}"
     assert len(seen) == frames
+    assert frames // 5 < seen.count(0xFFFF) < frames // 2, f"{seen.count(0xFFFF)} verifying frames"
 
 
 @pytest.mark.parametrize("data_w,latency", [(64, 0), (128, 1), (512, 0), (512, 2)])
