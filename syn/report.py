@@ -14,7 +14,8 @@ carry chain's 114 ps a CARRY4), with no routing, flip-flops and untimed cells (U
 block RAM) giving their outputs at 0 and LUT RAM at its clock-to-out. abc9 maps every path
 up to that delay, so its LUT levels follow the slowest path, whatever its own LUT count.
 usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)
-       report.py --trace NETLIST REGEX    (the deepest path into the registers REGEX names, net by net)"""
+       report.py --trace NETLIST REGEX    (the deepest path into the registers REGEX names, net by net)
+       report.py --slowest NETLIST N      (the N registers with the longest paths in the cell-delay model)"""
 import json
 import re
 import sys
@@ -124,10 +125,10 @@ class CellDelays:
         return CellDelays(path.read_text()) if path.exists() else None
 
 
-def model_delay(n, delays):
-    """The longest path in the cell-delay model: its delay (ps), where it starts and ends,
-    and its LUT and carry cells; and how many registers have a path longer than the
-    period at 322 MHz (3106 ps, 512 bits) and at 156.25 MHz (6400 ps, 64 bits)."""
+def register_delays(n, delays):
+    """The cell-delay model's arrival at every register: {register name: its longest path
+    in (ps)}, and the longest path's end (ps, cell, bit) and arrival map (bit -> (ps, the
+    input bit it is latest through))."""
     pins = {}   # cell -> direction -> [(pin name as specify writes it, whole port, bit)]
     for name, cell in n.cells.items():
         dirs = cell.get("port_directions", {})
@@ -171,7 +172,14 @@ def model_delay(n, delays):
             by_register[reg] = max(by_register.get(reg, 0), arrive(b))
             if arrival[b][0] > worst[0]:
                 worst = (arrival[b][0], cell, b)
-    ps, end, bit = worst
+    return by_register, worst, arrival
+
+
+def model_delay(n, delays):
+    """The longest path in the cell-delay model: its delay (ps), where it starts and ends,
+    and its LUT and carry cells; and how many registers have a path longer than the
+    period at 322 MHz (3106 ps, 512 bits) and at 156.25 MHz (6400 ps, 64 bits)."""
+    by_register, (ps, end, bit), arrival = register_delays(n, delays)
     path = []
     while bit is not None and n.driver.get(bit) in n.comb:
         path.append(n.typ[n.driver[bit]])
@@ -243,6 +251,11 @@ def figures(stat_path, netlist_path, delays=None):
 def main():
     if sys.argv[1] == "--trace":
         trace(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--slowest":
+        by_register = register_delays(Netlist(sys.argv[2]), CellDelays.load())[0]
+        for reg, ps in sorted(by_register.items(), key=lambda r: -r[1])[:int(sys.argv[3])]:
+            print(f"{ps:6d} ps  {reg}")
         return
     out_dir = Path(sys.argv[1])
     delays = CellDelays.load()

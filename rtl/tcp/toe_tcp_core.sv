@@ -430,6 +430,7 @@ module toe_tcp_core
   logic [15:0] tab_lport_reg;
   tcp_seg_t seg_reg;
   logic [31:0] seg_end_reg;   // its SEG.SEQ + payload length, added at the pick
+  logic [31:0] seg_last_reg;  // its last sequence number, SEG.SEQ + SEG.LEN - 1 (SYN and FIN counted)
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
   tcp_ring_job_t done_reg;
@@ -888,17 +889,20 @@ module toe_tcp_core
   // tail uses are the ones it passes on.
   wire seg_past_adv = seq_lt(s.rcv_adv, seg_end_reg);   // the segment ends past the window
   always_comb begin
-    logic [31:0] tx_app_p, rx_read_p;
+    logic [31:0] tx_app_p, rx_read_p, wnd_diff;
     tx_app_p = txreq_rd_tx_app;
     rx_read_p = rxread_rd_rx_read;
     pre.found = found_now;
     pre.no_conn = !found_now || s.state == FREE || s.state == CLOSED;
     pre.payload = g.length != '0;
     pre.seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
-    pre.wnd = pos(s.rcv_adv - s.rcv_nxt);
+    // RCV.WND's compares are made against its right edge (seq_in_window), not the difference
+    wnd_diff = s.rcv_adv - s.rcv_nxt;
+    pre.wnd = pos(wnd_diff);
     pre.ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
-    pre.acceptable = seg_acceptable(g.seq, pre.seglen, s.rcv_nxt, pre.wnd);
-    pre.syn_in_window = (g.seq - s.rcv_nxt) < pre.wnd;
+    pre.acceptable = seg_acceptable(g.seq, seg_last_reg, g.length == '0 && !g.flags[F_SYN] && !g.flags[F_FIN],
+                                    s.rcv_nxt, s.rcv_adv);
+    pre.syn_in_window = seq_in_window(g.seq, s.rcv_nxt, s.rcv_adv);
     pre.syn_repeated = g.seq + 1 == s.rcv_nxt;
     pre.at_rcv_nxt = g.seq == s.rcv_nxt;
     pre.ack_not_max = g.ack != s.snd_max;
@@ -918,8 +922,9 @@ module toe_tcp_core
     // one reasm_hi takes), so no compare waits for reasm_hi
     pre.reasm_rel = seg_past_adv ? reasm_rel(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
                                  : reasm_rel(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
-    pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && pre.wnd != '0;
-    pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && g.seq - s.rcv_nxt < pre.wnd;
+    pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && !wnd_diff[31] &&
+                   s.rcv_adv != s.rcv_nxt;
+    pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && seq_in_window(g.seq, s.rcv_nxt, s.rcv_adv);
     pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;
     pre.past_adv = seg_past_adv;
     pre.seg_short = g.length < s.mss;
@@ -2073,6 +2078,8 @@ module toe_tcp_core
         new_reg <= 1'b0;
         seg_reg <= s_seg.seg;
         seg_end_reg <= s_seg.seg.seq + 32'(s_seg.seg.length);
+        seg_last_reg <= s_seg.seg.seq + (32'(s_seg.seg.length) + 32'(s_seg.seg.flags[F_SYN]) +
+                                         32'(s_seg.seg.flags[F_FIN]) - 32'd1);
         slow_only_reg <= size_valid_reg;
         // the fast path's tests of the event alone (not of its record), taken at its start
         fast_seg_reg <= !size_valid_reg && pick_kind_reg == EV_SEG && !s_seg.is_new && s_seg.seg.flags[F_ACK] &&

@@ -3,7 +3,7 @@
 // that applies one (the protocol core today; the fast path, slow path and timer engines of
 // the pipelined core) applies the same text, and each is unit-tested against a Python
 // reference written from the RFC (tb/toe_tcp_rules). No state, no clock.
-//   seg_acceptable   RFC 9293 3.10.7.4, the four-case acceptability test
+//   seg_acceptable   RFC 9293 3.10.7.4, the four-case acceptability test (seq_in_window)
 //   ack_check        RFC 9293 3.10.7.4 fifth check: old, new or not-yet-sent ACK
 //   wnd_update_ok    RFC 9293 3.10.7.4: the SND.WL1/SND.WL2 rule for taking SEG.WND
 //   rtt_sample       RFC 6298 2.2/2.3 estimator, with the RTO bounds of 2.4/2.5
@@ -25,16 +25,33 @@ package toe_tcp_rules_pkg;
   // a sequence-space difference, negative as 0 (by its sign bit alone: no compare)
   function automatic logic [31:0] pos(input logic [31:0] a); return a[31] ? 32'd0 : a; endfunction
 
+  // RCV.NXT =< x < RCV.NXT + RCV.WND, the window given by its right edge RCV.ADV (RCV.WND =
+  // pos(RCV.ADV - RCV.NXT): an edge behind RCV.NXT is no window). The sign bits of three
+  // differences side by side, none compared after it is formed (one carry chain deep).
+  // Exact for every x: with 0 =< RCV.WND < 2^31 and 0 =< x - RCV.NXT < 2^31, x - RCV.ADV is
+  // negative exactly when x - RCV.NXT < RCV.WND.
+  function automatic logic seq_in_window(input logic [31:0] x, rcv_nxt, rcv_adv);
+    logic [31:0] ahead, wnd, past;
+    ahead = x - rcv_nxt;
+    wnd = rcv_adv - rcv_nxt;
+    past = x - rcv_adv;
+    return !ahead[31] && !wnd[31] && past[31];
+  endfunction
+
   // RFC 9293 3.10.7.4: a segment of SEG.LEN sequence numbers (payload + SYN + FIN) at
   // SEG.SEQ is acceptable when
   //   len 0, wnd 0:  SEG.SEQ = RCV.NXT
   //   len 0, wnd >0: RCV.NXT =< SEG.SEQ < RCV.NXT+RCV.WND
   //   len >0, wnd 0: never
   //   len >0, wnd >0: its first or its last sequence number is in the window
-  function automatic logic seg_acceptable(input logic [31:0] seg_seq, seg_len, rcv_nxt, rcv_wnd);
-    if (seg_len == '0)
-      return rcv_wnd == '0 ? seg_seq == rcv_nxt : (seg_seq - rcv_nxt) < rcv_wnd;
-    return rcv_wnd != '0 && ((seg_seq - rcv_nxt) < rcv_wnd || (seg_seq + seg_len - 1 - rcv_nxt) < rcv_wnd);
+  // The window is given by its right edge (seq_in_window), the segment by its first and
+  // last sequence numbers (seg_last = SEG.SEQ + SEG.LEN - 1, unused when seg_empty), so
+  // that no compare waits for a sum. An empty segment at RCV.NXT is in any open window.
+  function automatic logic seg_acceptable(input logic [31:0] seg_seq, seg_last, input logic seg_empty,
+                                          input logic [31:0] rcv_nxt, rcv_adv);
+    if (seg_empty)
+      return seg_seq == rcv_nxt || seq_in_window(seg_seq, rcv_nxt, rcv_adv);
+    return seq_in_window(seg_seq, rcv_nxt, rcv_adv) || seq_in_window(seg_last, rcv_nxt, rcv_adv);
   endfunction
 
   // RFC 9293 3.10.7.4, ACK field: SEG.ACK =< SND.UNA is a duplicate (ignored, the segment is

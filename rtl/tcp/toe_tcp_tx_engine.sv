@@ -124,7 +124,7 @@ module toe_tcp_tx_engine
   logic pl_sum_valid;
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
     .clk, .rst, .tdata(pl_tdata), .tkeep(pl_tkeep), .beat(pl_take), .tlast(pl_tlast),
-    .start(16'd0), .seed(32'd0), .sum(pl_sum), .sum_valid(pl_sum_valid)
+    .start(16'd0), .seed(32'd0), .sum(pl_sum), .sum_ok(), .sum_valid(pl_sum_valid)
   );
 
   // ---- store and forward; the command is queued when the payload is complete, and its

@@ -53,23 +53,31 @@ def acceptable_ref(seq, seg_len, rcv_nxt, rcv_wnd):
 
 @cocotb.test()
 async def acceptability_is_the_rfc_table(dut):
+    """The engine gives the window as its right edge RCV.ADV = RCV.NXT + RCV.WND (an edge
+    behind RCV.NXT is a window of 0) and the segment as its first and last sequence numbers;
+    the reference takes the RFC's RCV.WND and SEG.LEN."""
     rng = random.Random(1)
     cases = []
     for _ in range(N_RANDOM):
         nxt = rand_seq(rng)
-        wnd = rng.choice([0, 1, rng.randrange(1, 65536), 65535])
+        wnd = rng.choice([0, 1, rng.randrange(1, 65536), 65535, rng.randrange(1, 1 << 31), (1 << 31) - 1])
         seg_len = rng.choice([0, 1, rng.randrange(1, 1462)])
+        adv = wrap(nxt + wnd)
+        if rng.random() < 0.1:   # an edge behind RCV.NXT (by up to 2^31): no window
+            adv, wnd = wrap(nxt - rng.randrange(1, (1 << 31) + 1)), 0
         # segments around the window's edges, and anywhere
-        seq = rng.choice([nxt, wrap(nxt - seg_len), wrap(nxt + wnd), wrap(nxt + wnd - 1),
-                          wrap(nxt - 1), wrap(nxt + rng.randrange(-70000, 70000)), rng.getrandbits(32)])
-        cases.append((seq, seg_len, nxt, wnd))
+        seq = rng.choice([nxt, wrap(nxt - seg_len), wrap(nxt + wnd), wrap(nxt + wnd - 1), adv, wrap(adv - 1),
+                          wrap(nxt - 1), wrap(nxt + rng.randrange(-70000, 70000)), wrap(nxt + (1 << 31)),
+                          rng.getrandbits(32)])
+        cases.append((seq, seg_len, nxt, wnd, adv))
     accepted = 0
-    for seq, seg_len, nxt, wnd in cases:
-        dut.acc_seq.value, dut.acc_len.value, dut.acc_rcv_nxt.value, dut.acc_rcv_wnd.value = seq, seg_len, nxt, wnd
+    for seq, seg_len, nxt, wnd, adv in cases:
+        dut.acc_seq.value, dut.acc_last.value, dut.acc_empty.value = seq, wrap(seq + seg_len - 1), int(seg_len == 0)
+        dut.acc_rcv_nxt.value, dut.acc_rcv_adv.value = nxt, adv
         await settle()
         want = acceptable_ref(seq, seg_len, nxt, wnd)
         accepted += want
-        assert int(dut.acc_ok.value) == want, (seq, seg_len, nxt, wnd, want)
+        assert int(dut.acc_ok.value) == want, (seq, seg_len, nxt, wnd, adv, want)
     assert 0.2 < accepted / len(cases) < 0.8, "the cases exercise both answers"
 
 

@@ -5,7 +5,8 @@ module toe_tcp_rules_tb
   import toe_tcp_pkg::*;
   import toe_tcp_rules_pkg::*;
 (
-  input  logic [31:0] acc_seq, acc_len, acc_rcv_nxt, acc_rcv_wnd,
+  input  logic [31:0] acc_seq, acc_last, acc_rcv_nxt, acc_rcv_adv,
+  input  logic        acc_empty,
   output logic        acc_ok,
   input  logic [31:0] ack_ack, ack_una, ack_max,
   output logic [1:0]  ack_kind,
@@ -38,7 +39,7 @@ module toe_tcp_rules_tb
   rtt_t rtt;
   send_t snd;
   mss_t mss;
-  assign acc_ok = seg_acceptable(acc_seq, acc_len, acc_rcv_nxt, acc_rcv_wnd);
+  assign acc_ok = seg_acceptable(acc_seq, acc_last, acc_empty, acc_rcv_nxt, acc_rcv_adv);
   assign ack_kind = ack_check(ack_ack, ack_una, ack_max);
   assign wu_ok = wnd_update_ok(wu_wl1, wu_wl2, wu_seq, wu_ack);
   assign rtt = rtt_sample('{srtt8: rtt_srtt8, rttvar4: rtt_rttvar4, rto: '0}, rtt_r, rtt_min, rtt_max);
