@@ -96,7 +96,12 @@ module toe_tcp_ring_writer
   logic out_one_reg;               // out_left_reg == 1
   logic [16:0] in_left_reg;        // input beats left to take
   logic [8:0] burst_left_reg;      // beats left in the current burst
-  logic [17:0] byte_pos_reg;       // relative byte index of lane 0 of the next output beat
+  // The strobed bytes of the next output beat are its lanes from strobe_from_reg up to
+  // strobe_to_reg (exclusive): the job's first and end stream bytes (skip, skip + length)
+  // less the stream byte at lane 0. Set when the job is taken, lowered by W each beat, so a
+  // lane's strobe compares registered values with its own index (no sum before it).
+  localparam int unsigned PW = 20;   // signed: -W .. 2^18 + W
+  logic signed [PW-1:0] strobe_from_reg, strobe_to_reg;
   logic [DATA_W-1:0] prev_reg;
   logic need_in_reg;               // input beats left to take and the frame not ended early
                                    // (else zero-fill the rest); kept, not compared from in_left_reg
@@ -104,7 +109,6 @@ module toe_tcp_ring_writer
   logic over_reg;                  // the job's last input beat was not the frame's last
   logic [16:0] bursts_reg;         // bursts issued for this job
 
-  wire [17:0] job_stream = 18'(job_reg.skip) + 18'(job_reg.length);   // frame bytes of the job
   logic [W-1:0] last_keep_reg;     // tkeep of the frame's last beat when it is exactly the job's length
   wire [31:0] s_start = s_job.offset - 32'(s_job.skip);           // ring offset of frame byte 0
   wire [17:0] s_stream = 18'(s_job.skip) + 18'(s_job.length);
@@ -128,13 +132,13 @@ module toe_tcp_ring_writer
   wire [DATA_W-1:0] cur = need_in_reg ? in_tdata : '0;
   wire [2*DATA_W-1:0] both = {cur, prev_reg};
   assign m_axi_wdata = DATA_W'(both >> (8 * (W - int'(lane_reg))));
-  always_comb begin
-    for (int l = 0; l < W; l++) begin
-      logic [17:0] b;
-      b = byte_pos_reg + 18'(l);
-      m_axi_wstrb[l] = b >= 18'(lane_reg) + 18'(job_reg.skip) && b < 18'(lane_reg) + job_stream;
-    end
-  end
+  // lane l >= a bound: a bound at or below lane 0, or within the beat and at most l
+  function automatic logic lane_at_or_past(input logic signed [PW-1:0] bound, input int unsigned l);
+    return bound[PW-1] || (bound[PW-2:OW] == '0 && int'(bound[OW-1:0]) <= l);
+  endfunction
+  always_comb
+    for (int l = 0; l < W; l++)
+      m_axi_wstrb[l] = lane_at_or_past(strobe_from_reg, l) && !lane_at_or_past(strobe_to_reg, l);
   assign m_axi_wvalid = state_reg == ST_DATA && (!need_in_reg || in_tvalid);
   assign m_axi_wlast = burst_left_reg == 9'd1;
   wire w_take = m_axi_wvalid && m_axi_wready;
@@ -172,7 +176,8 @@ module toe_tcp_ring_writer
       end
       ST_DATA: if (w_take) begin
         word_reg <= word_reg + 1'b1;
-        byte_pos_reg <= byte_pos_reg + 18'(W);
+        strobe_from_reg <= strobe_from_reg - PW'(W);
+        strobe_to_reg <= strobe_to_reg - PW'(W);
         out_left_reg <= out_left_reg - 1'b1;
         out_one_reg <= out_left_reg == 17'd2;
         burst_left_reg <= burst_left_reg - 1'b1;
@@ -206,7 +211,8 @@ module toe_tcp_ring_writer
       out_left_reg <= job_out_beats;
       out_one_reg <= job_out_beats == 17'd1;
       in_left_reg <= job_in_beats;
-      byte_pos_reg <= '0;
+      strobe_from_reg <= PW'(s_start[OW-1:0]) + PW'(s_job.skip);
+      strobe_to_reg <= PW'(s_start[OW-1:0]) + PW'(s_stream);
       prev_reg <= '0;
       need_in_reg <= s_stream != '0;
       in_one_reg <= s_stream != '0 && s_stream <= 18'(W);
