@@ -1771,8 +1771,8 @@ module toe_tcp_core
         size_persist_reg;      // the persist timer starts (data waits for a zero window)
   always_ff @(posedge clk) if (size_valid_reg) begin
     logic window_open;
-    // a FIN needs window like a byte
-    window_open = pos(post_sess_reg.snd_una + 32'(post_sess_reg.snd_wnd) - post_sess_reg.snd_nxt) != '0;
+    // a FIN needs window like a byte: SND.NXT before the window's end (a sum, then a compare)
+    window_open = seq_lt(post_sess_reg.snd_nxt, post_sess_reg.snd_una + 32'(post_sess_reg.snd_wnd));
     // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
     size_reg <= send_size(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max, post_sess_reg.tx_done,
                           post_sess_reg.snd_wnd, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle,

@@ -142,13 +142,16 @@ module toe_tcp_timer_wheel #(
   logic [GB:0] empty_run_reg;
   logic run_ok_reg;
   logic stays_reg;                               // the cursor and the occupancy stayed in the last cycle
-  wire [TW-1:0] lag = now_tick - cursor_reg;    // ticks passed and not visited
+  // ticks passed and not visited, as of the last cycle: the skip uses it only while the
+  // cursor stays (run_ok_reg), and the clock only moves on, so it is at most the lag now
+  // (the skip's minimum and sum do not wait for the difference)
+  logic [TW-1:0] lag_reg;
   // the cursor moved on by whole turns to one to two turns behind the clock: its slot,
   // and the turn of the clock's tick two turns back (one turn later if that slot is
   // below the clock's: then it is less than two turns behind)
   wire [TW-KW-1:0] turn_now = now_tick[TW-1:KW];
   wire [TW-1:0] turned_cursor = {turn_now - (TW-KW)'(2) + (TW-KW)'(cur_slot < KW'(now_tick)), cur_slot};
-  wire [TW-1:0] skip_by = TW'(empty_run_reg) < lag ? TW'(empty_run_reg) : lag;
+  wire [TW-1:0] skip_by = TW'(empty_run_reg) < lag_reg ? TW'(empty_run_reg) : lag_reg;
   // the cursor's slot's occupancy, looked up with the run (valid with run_ok_reg), so the
   // wide mux of occ_reg does not feed the state
   logic occ_here_reg;
@@ -262,6 +265,7 @@ module toe_tcp_timer_wheel #(
     // ST_IDLE's skip or visit, and the states after it, change them)
     group_after_reg <= group_occ & ~((GW'(1) << cur_slot[GB-1:0]) - GW'(1));
     empty_run_reg <= empty_run;
+    lag_reg <= now_tick - cursor_reg;
     occ_here_reg <= group_after_reg[cur_slot[GB-1:0]];
     stays_reg <= stays;
     run_ok_reg <= stays && stays_reg;
