@@ -801,7 +801,7 @@ module toe_tcp_core
     logic        acceptable, syn_in_window, syn_repeated, at_rcv_nxt, ack_not_max, ack_past_nxt,
                  una_is_max, wnd_ok, wnd_grows, fin_acked;
     logic        sample;               // the ACK covers the timed segment
-    rtt_diff_t   rtt_diff;             // the estimator's first half on the sample (s.rtt_t0 .. now)
+    logic [31:0] rtt_r;                // the RTT sample: s.rtt_t0 .. now
     logic [31:0] at_rto;               // now + RTO (before a sample)
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
     mss_t        peer;                 // the peer's MSS option, clamped (peer_mss)
@@ -913,7 +913,7 @@ module toe_tcp_core
     // SND.UNA after the ACK: SEG.ACK when it acknowledges new data
     pre.fin_acked = s.fin_sent && (pre.ack_kind == ACK_NEW ? !pre.ack_not_max : pre.una_is_max);
     pre.sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    pre.rtt_diff = rtt_diff(s_rtt, now_us - s.rtt_t0);
+    pre.rtt_r = now_us - s.rtt_t0;
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
     pre.peer = peer_mss(g.mss, cfg_mss, cfg_mss_min);
@@ -1542,12 +1542,16 @@ module toe_tcp_core
     step_c = ack_path ? step_ack : r;
   end
   always_ff @(posedge clk) if (state_reg == ST_EXEC) step_reg <= step_c;
-  // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample): its first half (the new SRTT, the
-  // RTTVAR parts) in the pre stage on the record, the second (RTTVAR's sum, the RTO) beside
-  // the step on pre_reg alone; the tail takes the result when the step took the sample
+  // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample) in three cycles beside the step:
+  // the sample in the pre stage (pre_reg.rtt_r), the first half (the new SRTT, the RTTVAR
+  // parts) in ST_PRE2 on the record, the second (RTTVAR's sum, the RTO) in ST_EXEC; the
+  // tail takes the result when the step took the sample
+  rtt_diff_t rtt_diff_reg;
   rtt_t rtt_reg;
-  always_ff @(posedge clk) if (state_reg == ST_EXEC)
-    rtt_reg <= rtt_update(pre_reg.rtt_diff, cfg_rto_min_us, cfg_rto_max_us);
+  always_ff @(posedge clk) begin
+    if (state_reg == ST_PRE2) rtt_diff_reg <= rtt_diff(s_rtt, pre_reg.rtt_r);
+    if (state_reg == ST_EXEC) rtt_reg <= rtt_update(rtt_diff_reg, cfg_rto_min_us, cfg_rto_max_us);
+  end
 
   // ST_TAIL: the rules every kind of event shares, on the step's result; or the fast path's
   // event in ST_PRE (its record and every output of its step)
