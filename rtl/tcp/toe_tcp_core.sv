@@ -1765,7 +1765,17 @@ module toe_tcp_core
   // The size step computes on the record every size and compare the send step chooses by
   // (the send rule, toe_tcp_rules_pkg::send_size, and the FIN's and persist timer's
   // conditions); the send step applies the first that holds. The post stage's registers
-  // do not change in between (no event is picked in the size step). ----
+  // do not change in between (no event is picked in the size step). The send rule's sums
+  // (toe_tcp_rules_pkg::send_ends) and SND.MAX = TX_DONE + 1 are taken in ST_TAIL, beside
+  // the post stage's load, from the step's record: the tail changes none of the fields they
+  // read (an SVA checks them in the size step), so the size step makes compares only. ----
+  send_ends_t post_ends_reg;
+  logic post_max_past_done_reg;   // SND.MAX = TX_DONE + 1 (a FIN was sent after the data)
+  always_ff @(posedge clk) if (state_reg == ST_TAIL) begin
+    post_ends_reg <= send_ends(step_reg.ns.snd_una, step_reg.ns.snd_nxt, step_reg.ns.snd_wnd,
+                               step_reg.ns.max_sndwnd, step_reg.ns.mss);
+    post_max_past_done_reg <= step_reg.ns.snd_max == step_reg.ns.tx_done + 1;
+  end
   send_t size_reg;
   logic size_una_is_max_reg,   // nothing in flight: a running timer is the idle or persist timer, not the RTO
         size_nxt_is_max_reg,   // no retransmission: an RTT sample may start
@@ -1775,12 +1785,12 @@ module toe_tcp_core
         size_persist_reg;      // the persist timer starts (data waits for a zero window)
   always_ff @(posedge clk) if (size_valid_reg) begin
     logic window_open;
-    // a FIN needs window like a byte: SND.NXT before the window's end (a sum, then a compare)
-    window_open = seq_lt(post_sess_reg.snd_nxt, post_sess_reg.snd_una + 32'(post_sess_reg.snd_wnd));
+    // a FIN needs window like a byte: SND.NXT before the window's end
+    window_open = seq_lt(post_sess_reg.snd_nxt, post_ends_reg.wnd_end);
     // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-    size_reg <= send_size(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max, post_sess_reg.tx_done,
-                          post_sess_reg.snd_wnd, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle,
-                          post_sws_override_reg);
+    size_reg <= send_size_at(post_ends_reg, post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max,
+                             post_sess_reg.tx_done, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle,
+                             post_sws_override_reg);
     size_una_is_max_reg <= post_sess_reg.snd_una == post_sess_reg.snd_max;
     size_nxt_is_max_reg <= post_sess_reg.snd_nxt == post_sess_reg.snd_max;
     size_may_send_reg <= post_try_send_reg && post_send_reg == SEND_NONE && post_sess_reg.state != FREE &&
@@ -1790,7 +1800,7 @@ module toe_tcp_core
                     post_tx_app_fixed_reg && post_sess_reg.tx_done == post_tx_app_reg && is_estab(post_sess_reg.state) &&
                     window_open;
     size_fin_again_reg <= post_sess_reg.fin_sent && post_sess_reg.snd_nxt == post_sess_reg.tx_done &&
-                          post_sess_reg.snd_max == post_sess_reg.tx_done + 1 && window_open;
+                          post_max_past_done_reg && window_open;
     size_persist_reg <= wants_window(post_sess_reg) && post_sess_reg.snd_wnd == '0 &&
                         post_sess_reg.snd_una == post_sess_reg.snd_max &&
                         (!post_sess_reg.tmr_on || !post_persist_before_reg);
@@ -2180,6 +2190,12 @@ module toe_tcp_core
         else $error("toe_tcp_core: session %0d record read from ST_PRE to ST_TAIL is not the last written", sid_reg);
     if (wr_en) written_mem[wr_addr] <= wr_sess;
   end
+  // the size step's sums, taken in ST_TAIL from the step's record, are the post stage's
+  always @(posedge clk) if (!rst && size_valid_reg)
+    assert (post_ends_reg == send_ends(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_wnd,
+                                       post_sess_reg.max_sndwnd, post_sess_reg.mss) &&
+            post_max_past_done_reg == (post_sess_reg.snd_max == post_sess_reg.tx_done + 1))
+      else $error("toe_tcp_core: session %0d size step's sums are not the post stage record's", post_sid_reg);
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
   always @(posedge clk) if (!rst && state_reg == ST_INIT)
     assert (post_sid_reg == SW'(init_reg)) else $error("toe_tcp_core: init writes %0d, not %0d", post_sid_reg, init_reg);

@@ -8,7 +8,8 @@
 //   wnd_update_ok    RFC 9293 3.10.7.4: the SND.WL1/SND.WL2 rule for taking SEG.WND
 //   rtt_sample       RFC 6298 2.2/2.3 estimator, with the RTO bounds of 2.4/2.5
 //   send_size        how much to send now: MSS, data queued, usable window, and the
-//                    sender silly-window rule of RFC 1122 4.2.3.4 with Nagle (RFC 896)
+//                    sender silly-window rule of RFC 1122 4.2.3.4 with Nagle (RFC 896);
+//                    the composition of send_ends (the sums) and send_size_at (the rest)
 //   adv_edge         the right edge to advertise: receiver silly-window avoidance,
 //                    RFC 1122 4.2.3.3 (and RFC 9293 3.8.6.2.2), never moved left
 //   peer_mss         the send MSS from the peer's option (RFC 9293 3.7.1, 536 default)
@@ -144,32 +145,42 @@ package toe_tcp_rules_pkg;
     logic [31:0] nxt, max;
     logic        more;
   } send_t;
-  function automatic send_t send_size(input logic [31:0] snd_una, snd_nxt, snd_max, queued_end,
-                                      input logic [15:0] snd_wnd, max_sndwnd, mss,
-                                      input logic nagle, force_send);
-    send_t r;
-    logic [31:0] queued, usable, wnd_end, mss_end, half_end, mss32;
+  // In two halves, so that a pipeline can put a register between them: send_ends makes
+  // the three sums (the window's end, SND.NXT + MSS, SND.NXT + half the largest window),
+  // send_size_at the compares and the choice on them.
+  typedef struct packed {
+    logic [31:0] wnd_end, mss_end, half_end;
+  } send_ends_t;
+  function automatic send_ends_t send_ends(input logic [31:0] snd_una, snd_nxt,
+                                           input logic [15:0] snd_wnd, max_sndwnd, mss);
+    send_ends_t e;
     logic [16:0] wnd_up;
-    logic ends_past_nxt, mss_le_q, mss_le_u, q_le_u, half_mss, half_q, half_u, by_mss, by_queued, none, ok, half;
-    mss32 = 32'(mss);
-    wnd_end = snd_una + 32'(snd_wnd);
-    mss_end = snd_nxt + mss32;
+    e.wnd_end = snd_una + 32'(snd_wnd);
+    e.mss_end = snd_nxt + 32'(mss);
     // SND.NXT plus half the largest window, rounded up: a limit reaching it is at least half
     wnd_up = 17'(max_sndwnd) + 17'd1;
-    half_end = snd_nxt + 32'(wnd_up[16:1]);
+    e.half_end = snd_nxt + 32'(wnd_up[16:1]);
+    return e;
+  endfunction
+  function automatic send_t send_size_at(input send_ends_t e, input logic [31:0] snd_una, snd_nxt, snd_max,
+                                         queued_end, input logic [15:0] max_sndwnd, mss,
+                                         input logic nagle, force_send);
+    send_t r;
+    logic [31:0] queued, usable;
+    logic ends_past_nxt, mss_le_q, mss_le_u, q_le_u, half_mss, half_q, half_u, by_mss, by_queued, none, ok, half;
     queued = queued_end - snd_nxt;
-    usable = wnd_end - snd_nxt;
+    usable = e.wnd_end - snd_nxt;
     // D and U are 0 when their ends are at or before SND.NXT (then nothing goes, and the
     // compares below, made on the ends, are not used); else each compare of two limits is
     // one compare of their ends
-    ends_past_nxt = seq_lt(snd_nxt, queued_end) && seq_lt(snd_nxt, wnd_end);
+    ends_past_nxt = seq_lt(snd_nxt, queued_end) && seq_lt(snd_nxt, e.wnd_end);
     none = mss == '0 || !ends_past_nxt;
-    mss_le_q = seq_le(mss_end, queued_end);
-    mss_le_u = seq_le(mss_end, wnd_end);
-    q_le_u = seq_le(queued_end, wnd_end);
+    mss_le_q = seq_le(e.mss_end, queued_end);
+    mss_le_u = seq_le(e.mss_end, e.wnd_end);
+    q_le_u = seq_le(queued_end, e.wnd_end);
     half_mss = (17'(mss) << 1) >= 17'(max_sndwnd);
-    half_q = seq_le(half_end, queued_end);
-    half_u = seq_le(half_end, wnd_end);
+    half_q = seq_le(e.half_end, queued_end);
+    half_u = seq_le(e.half_end, e.wnd_end);
     by_mss = mss_le_q && mss_le_u;
     by_queued = !by_mss && q_le_u;
     half = by_mss ? half_mss : by_queued ? half_q : half_u;
@@ -177,13 +188,19 @@ package toe_tcp_rules_pkg;
     r.len = none || !ok ? '0 : by_mss ? mss : by_queued ? 16'(queued) : 16'(usable);
     r.go = !none && ok;
     r.held = !none && !ok;
-    r.nxt = none || !ok ? snd_nxt : by_mss ? mss_end : by_queued ? queued_end : wnd_end;
+    r.nxt = none || !ok ? snd_nxt : by_mss ? e.mss_end : by_queued ? queued_end : e.wnd_end;
     r.max = none || !ok ? snd_max :
-            by_mss ? (seq_lt(snd_max, mss_end) ? mss_end : snd_max) :
+            by_mss ? (seq_lt(snd_max, e.mss_end) ? e.mss_end : snd_max) :
             by_queued ? (seq_lt(snd_max, queued_end) ? queued_end : snd_max) :
-            (seq_lt(snd_max, wnd_end) ? wnd_end : snd_max);
-    r.more = ends_past_nxt && seq_lt(mss_end, queued_end) && seq_lt(mss_end, wnd_end);
+            (seq_lt(snd_max, e.wnd_end) ? e.wnd_end : snd_max);
+    r.more = ends_past_nxt && seq_lt(e.mss_end, queued_end) && seq_lt(e.mss_end, e.wnd_end);
     return r;
+  endfunction
+  function automatic send_t send_size(input logic [31:0] snd_una, snd_nxt, snd_max, queued_end,
+                                      input logic [15:0] snd_wnd, max_sndwnd, mss,
+                                      input logic nagle, force_send);
+    return send_size_at(send_ends(snd_una, snd_nxt, snd_wnd, max_sndwnd, mss), snd_una, snd_nxt, snd_max,
+                        queued_end, max_sndwnd, mss, nagle, force_send);
   endfunction
 
   // The right edge of the receive window to advertise. The buffer is a ring of
