@@ -11,6 +11,7 @@ rtl/lib/toe_axis_demux.sv
 rtl/lib/toe_axis_width_conv.sv
 rtl/lib/toe_axis_hdr_extract.sv
 rtl/lib/toe_axis_hdr_insert.sv
+rtl/lib/toe_delay.sv
 rtl/lib/toe_sum_tree.sv
 rtl/lib/toe_axis_csum.sv
 rtl/lib/toe_axis_csum_stream.sv

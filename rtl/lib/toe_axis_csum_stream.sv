@@ -36,19 +36,10 @@ module toe_axis_csum_stream #(
     .tlast(s_axis_tlast), .start, .seed, .sum(), .sum_ok(m_sum_ok), .sum_valid
   );
 
-  typedef struct packed {
-    logic valid, last; logic [DATA_W-1:0] data; logic [DATA_W/8-1:0] keep; logic [USER_W-1:0] user;
-  } beat_t;
-  beat_t stage [LATENCY + 1];
-  assign stage[0] = '{valid: s_axis_tvalid, last: s_axis_tlast, data: s_axis_tdata,
-                      keep: s_axis_tkeep, user: s_axis_tuser};
-  for (genvar k = 0; k < LATENCY; k++) begin : g_delay
-    always_ff @(posedge clk) begin
-      stage[k + 1] <= stage[k];
-      if (rst) stage[k + 1].valid <= 1'b0;
-    end
-  end
-  assign {m_axis_tvalid, m_axis_tlast, m_axis_tdata, m_axis_tkeep, m_axis_tuser} = stage[LATENCY];
+  toe_delay #(.WIDTH(1 + DATA_W + DATA_W/8 + USER_W), .STAGES(LATENCY)) u_delay (
+    .clk, .rst, .s_valid(s_axis_tvalid), .s_data({s_axis_tlast, s_axis_tdata, s_axis_tkeep, s_axis_tuser}),
+    .m_valid(m_axis_tvalid), .m_data({m_axis_tlast, m_axis_tdata, m_axis_tkeep, m_axis_tuser})
+  );
 
 `ifndef SYNTHESIS
   // the sum comes out with a frame's last beat, and at no other time

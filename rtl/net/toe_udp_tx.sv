@@ -89,17 +89,10 @@ module toe_udp_tx
   assign s_axis_tready = fifo_ready;
 
   // A committed datagram's meta, CSUM_LATENCY cycles on, beside its payload's sum.
-  typedef struct packed {logic push; udp_meta_t meta;} meta_stage_t;
-  meta_stage_t meta_stage [CSUM_LATENCY + 1];
-  assign meta_stage[0] = '{push: take && s_axis_tlast && !bad, meta: meta};
-  for (genvar k = 0; k < CSUM_LATENCY; k++) begin : g_meta_delay
-    always_ff @(posedge clk) begin
-      meta_stage[k + 1] <= meta_stage[k];
-      if (rst) meta_stage[k + 1].push <= 1'b0;
-    end
-  end
+  logic sum_push;
   udp_meta_t sum_meta;
-  assign sum_meta = meta_stage[CSUM_LATENCY].meta;
+  toe_delay #(.WIDTH(UDP_META_W), .STAGES(CSUM_LATENCY)) u_meta_delay (
+    .clk, .rst, .s_valid(take && s_axis_tlast && !bad), .s_data(meta), .m_valid(sum_push), .m_data(sum_meta));
 
   // The pseudo-header's and header's share of the checksum is summed from the datagram's
   // meta and kept beside the payload's sum, so the output adds only the two.
@@ -115,7 +108,7 @@ module toe_udp_tx
   logic side_valid;
   toe_fifo #(.WIDTH(UDP_META_W + 32), .DEPTH(DEPTH)) u_side (
     .clk, .rst,
-    .s_data({sum_meta, sum, csum_fold(in_hdr_sum)}), .s_valid(meta_stage[CSUM_LATENCY].push), .s_ready(side_ready),
+    .s_data({sum_meta, sum, csum_fold(in_hdr_sum)}), .s_valid(sum_push), .s_ready(side_ready),
     .commit(1'b0), .rewind(1'b0),
     .m_data({side_meta, side_sum, side_hdr_sum}), .m_valid(side_valid),
     .m_ready(f_tvalid && f_tready && f_tlast), .uncommitted()
@@ -160,7 +153,7 @@ module toe_udp_tx
 
 `ifndef SYNTHESIS
   // the payload's sum is there with its datagram's side entry, and the side FIFO has room
-  always @(posedge clk) if (!rst && meta_stage[CSUM_LATENCY].push) begin
+  always @(posedge clk) if (!rst && sum_push) begin
     assert (sum_valid) else $error("toe_udp_tx: side entry without its payload sum");
     assert (side_ready) else $error("toe_udp_tx: side FIFO overflow");
   end
