@@ -231,15 +231,12 @@ package toe_tcp_rules_pkg;
                                           input logic [15:0] mss, input logic dup,
                                           input logic [31:0] ring_bytes, max_win);
     adv_edges_t e;
-    logic [31:0] past_half, past_mss;
+    logic [31:0] step;
     logic ring_moves, win_moves;
     e = adv_edges(rcv_nxt, rx_read, ring_bytes, max_win);
-    // a step of at least min(ring/2, MSS): RCV.ADV plus each of the two, side by side, at or
-    // before the candidate (exact: a candidate ahead of RCV.ADV is at most 2^31 ahead)
-    past_half = rcv_adv + (ring_bytes >> 1);
-    past_mss = rcv_adv + 32'(mss);
-    ring_moves = seq_lt(rcv_adv, e.ring) && (seq_le(past_half, e.ring) || seq_le(past_mss, e.ring));
-    win_moves = seq_lt(rcv_adv, e.win) && (seq_le(past_half, e.win) || seq_le(past_mss, e.win));
+    step = umin(ring_bytes >> 1, 32'(mss));
+    ring_moves = seq_lt(rcv_adv, e.ring) && e.ring - rcv_adv >= step;
+    win_moves = seq_lt(rcv_adv, e.win) && e.win - rcv_adv >= step;
     return !dup && (e.win_caps ? win_moves : ring_moves);
   endfunction
   // adv_edge_moves says whether the edge moves: exactly when adv_edge differs from rcv_adv
