@@ -100,7 +100,7 @@ module toe_tcp_ring_writer
   // strobe_to_reg (exclusive): the job's first and end stream bytes (skip, skip + length)
   // less the stream byte at lane 0. Set when the job is taken, lowered by W each beat, so a
   // lane's strobe compares registered values with its own index (no sum before it).
-  localparam int unsigned PW = 20;   // signed: -W .. 2^18 + W
+  localparam int unsigned PW = 20;   // signed: from lane + skip + length (< 2^18) down to -(length + W)
   logic signed [PW-1:0] strobe_from_reg, strobe_to_reg;
   logic [DATA_W-1:0] prev_reg;
   logic need_in_reg;               // input beats left to take and the frame not ended early
