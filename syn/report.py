@@ -15,7 +15,8 @@ block RAM) giving their outputs at 0 and LUT RAM at its clock-to-out. abc9 maps 
 up to that delay, so its LUT levels follow the slowest path, whatever its own LUT count.
 usage: report.py BUILD_DIR TOP:WIDTH...  (keys: "DATA_W=w" for toe_top, "TOP DATA_W=w" else)
        report.py --trace NETLIST REGEX    (the deepest path into the registers REGEX names, net by net)
-       report.py --slowest NETLIST N      (the N registers with the longest paths in the cell-delay model)"""
+       report.py --slowest NETLIST N      (the N registers with the longest paths in the cell-delay model)
+       report.py --delay-trace NETLIST REGEX  (the longest cell-delay path into the registers REGEX names)"""
 import json
 import re
 import sys
@@ -230,6 +231,28 @@ def trace(netlist_path, pattern):
     print(f"to {n.register_of(cell)} ({depth} LUT levels)")
 
 
+def delay_trace(netlist_path, pattern):
+    """Print the longest path of the cell-delay model into the registers whose name matches
+    pattern, one cell per line: the arrival at its output (ps), its type and the RTL-named
+    net it drives (Abc's own names left out), from the register or port it starts at."""
+    n = Netlist(netlist_path)
+    _, _, arrival = register_delays(n, CellDelays.load())
+    ends = [(arrival[b][0], b, cell) for cell, t in n.typ.items() if SEQUENTIAL.match(t)
+            and re.search(pattern, n.register_of(cell)) for b in n.ins_of[cell] if b in arrival]
+    if not ends:
+        sys.exit(f"no register matches {pattern}")
+    ps, bit, cell = max(ends)
+    path = []
+    while bit is not None and n.driver.get(bit) in n.comb:
+        path.append(bit)
+        bit = arrival[bit][1]
+    start = n.driver.get(bit) if bit is not None else None
+    print("from", n.register_of(start) if start else "a port")
+    for b in reversed(path):
+        print(f"{arrival[b][0]:6d} ps  {n.typ[n.driver[b]]:8s} {n.name_of.get(b, '?')}")
+    print(f"to {n.register_of(cell)} ({ps} ps)")
+
+
 def figures(stat_path, netlist_path, delays=None):
     """Cell counts and the deepest path of one mapping (and with delays, its longest path
     in the cell-delay model)."""
@@ -251,6 +274,9 @@ def figures(stat_path, netlist_path, delays=None):
 def main():
     if sys.argv[1] == "--trace":
         trace(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--delay-trace":
+        delay_trace(sys.argv[2], sys.argv[3])
         return
     if sys.argv[1] == "--slowest":
         by_register = register_delays(Netlist(sys.argv[2]), CellDelays.load())[0]
