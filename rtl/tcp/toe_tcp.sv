@@ -227,16 +227,18 @@ module toe_tcp
   end
 
   logic [SID_W:0] half_open;
-  logic seg_lk_valid, seg_lk_ready;
+  logic seg_lk_valid, seg_lk_ready, seg_isn_valid, seg_isn_ready;
   tcp_seg_lk_t seg_lk;
+  logic [31:0] seg_isn;
   toe_tcp_seg_lookup #(.MAX_SESSIONS(MAX_SESSIONS)) u_lookup (
-    .clk, .rst, .cfg_drop_synfin,
+    .clk, .rst, .now_us(now_us_reg), .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
     .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
     .half_open, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .tab_req_valid(lk_tab_req_valid), .tab_req_ready(tab_req_ready && !core_tab_req_valid),
     .tab_req_alloc(lk_tab_req_alloc), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP),
     .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_listening,
-    .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk)
+    .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk),
+    .m_isn_valid(seg_isn_valid), .m_isn_ready(seg_isn_ready), .m_isn(seg_isn)
   );
 
   // ---------------- protocol core ----------------
@@ -322,6 +324,7 @@ module toe_tcp
     .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
     .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
     .s_seg_valid(seg_lk_valid), .s_seg_ready(seg_lk_ready), .s_seg(seg_lk),
+    .s_isn_valid(seg_isn_valid), .s_isn_ready(seg_isn_ready), .s_isn(seg_isn),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
     .tab_req_valid(core_tab_req_valid), .tab_req_ready, .tab_req_op(core_tab_req_op),
     .tab_req_remote_ip(core_tab_req_remote_ip), .tab_req_remote_port(core_tab_req_remote_port),

@@ -80,7 +80,7 @@ module toe_tcp_core
   input  logic [3:0]    cfg_synrcvd_retries,  // SYN-ACK retransmissions before a half-open one is dropped
   input  logic [31:0]   cfg_delack_us,
   input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
-  input  logic [127:0]  cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4, toe_tcp_isn)
+  input  logic [127:0]  cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4, toe_tcp_isn): active opens
   input  logic [31:0]   cfg_local_ip,      // our address: part of the tuple the ISN hashes
   input  logic          cfg_drop_synfin,   // drop SYN+FIN in LISTEN and SYN-SENT (else: a SYN)
   input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
@@ -90,6 +90,11 @@ module toe_tcp_core
   input  logic          s_seg_valid,
   output logic          s_seg_ready,
   input  tcp_seg_lk_t   s_seg,
+  // the ISNs of the segments with isn_asked, in their order (toe_tcp_seg_lookup hashes them
+  // ahead); one is taken in the tail of each such segment's event
+  input  logic          s_isn_valid,
+  output logic          s_isn_ready,
+  input  logic [31:0]   s_isn,
   output logic          m_steer_valid,     // one per segment: 1 = payload goes to the RX writer
   input  logic          m_steer_ready,
   output logic          m_steer_accept,
@@ -619,8 +624,7 @@ module toe_tcp_core
   // its pick.
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
   logic step_done_reg, post_new_reg;
-  assign half_open = half_open_reg + (SID_W+1)'(((state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ||
-                                                   state_reg == ST_PRE || state_reg == ST_PRE2 ||
+  assign half_open = half_open_reg + (SID_W+1)'(((state_reg == ST_PRE || state_reg == ST_PRE2 ||
                                                    state_reg == ST_EXEC || state_reg == ST_TAIL) &&
                                                   ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg));
 
@@ -708,17 +712,21 @@ module toe_tcp_core
   logic [31:0] seq_post;
   logic [15:0] len_post;
 
-  // ISN of a new session (passive or active open): asked for after the session-table
-  // answer (an open learns its local port there), a few cycles per SYN
+  // ISN of a new session. A passive open's comes with its SYN (toe_tcp_seg_lookup hashed
+  // it from the SYN's arrival on: s_isn; the slow path waits for it in ST_PRE2 when the
+  // hash is not done yet). An active open's is hashed here after the session-table answer
+  // (the open learns its local port there), in ST_ISN_REQ and ST_ISN_WAIT.
   logic isn_req_ready, isn_rsp_valid;
-  logic [31:0] isn;
+  logic [31:0] open_isn;
   toe_tcp_isn u_isn (
     .clk, .rst, .now_us, .key(cfg_isn_key),
     .req_valid(state_reg == ST_ISN_REQ), .req_ready(isn_req_ready),
-    .local_ip(cfg_local_ip), .local_port(ev_reg == EV_OPEN ? tab_lport_reg : seg_reg.local_port),
-    .remote_ip(ev_remote_ip), .remote_port(ev_remote_port),
-    .rsp_valid(isn_rsp_valid), .isn
+    .local_ip(cfg_local_ip), .local_port(tab_lport_reg), .remote_ip(open_reg.remote_ip),
+    .remote_port(open_reg.remote_port), .rsp_valid(isn_rsp_valid), .isn(open_isn)
   );
+  logic isn_asked_reg;   // the event is a segment with an ISN hashed for it (s_isn's head)
+  wire [31:0] isn = ev_reg == EV_OPEN ? open_isn : s_isn;
+  assign s_isn_ready = state_reg == ST_TAIL && ev_reg == EV_SEG && isn_asked_reg;
 
   // a session's earliest deadline: the retransmission/persist/TIME-WAIT/idle timer or the
   // delayed ACK, whichever comes first (none in FREE and CLOSED)
@@ -2068,9 +2076,10 @@ module toe_tcp_core
     if (state_reg == ST_INIT) wr_sess = '0;
   end
   // The record is read two cycles before ST_PRE: for an event from ST_IDLE, in the cycle
-  // before its start, for the reserved session (next_rd_addr, pick_read_reg); for a new
-  // session, in ST_ISN_REQ (ST_PRE comes two or more cycles later); for an open the table
-  // refused, as the table answers (ST_OPEN_WAIT; ST_OPEN_READ waits for the read). The
+  // before its start, for the reserved session (next_rd_addr, pick_read_reg); for an
+  // active open's new session, in ST_ISN_REQ (ST_PRE comes two or more cycles later); for
+  // an open the table refused, as the table answers (ST_OPEN_WAIT; ST_OPEN_READ waits for
+  // the read). The
   // engines' fields (rec_rd_session) are read one cycle before ST_PRE: in the cycle of the
   // start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
@@ -2107,10 +2116,11 @@ module toe_tcp_core
           listening_reg <= s_seg.listening;
           capped_reg <= s_seg.capped;
         end
+        isn_asked_reg <= pick_kind_reg == EV_SEG && s_seg.isn_asked;
         open_reg <= open_req;
         close_reg <= close_req;
         done_reg <= s_txw_done;
-        state_reg <= pick_kind_reg == EV_OPEN ? ST_OPEN_REQ : pick_kind_reg == EV_SEG && s_seg.is_new ? ST_ISN_REQ : ST_PRE;
+        state_reg <= pick_kind_reg == EV_OPEN ? ST_OPEN_REQ : ST_PRE;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
       ST_OPEN_WAIT: if (tab_rsp_valid) begin
@@ -2126,7 +2136,7 @@ module toe_tcp_core
       // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC after
       // ST_PRE2, its tail in ST_TAIL
       ST_PRE: state_reg <= fast ? ST_IDLE : ST_PRE2;
-      ST_PRE2: state_reg <= ST_EXEC;
+      ST_PRE2: if (!isn_asked_reg || s_isn_valid) state_reg <= ST_EXEC;   // the step may need the ISN
       ST_EXEC: state_reg <= ST_TAIL;
       ST_TAIL: state_reg <= ST_IDLE;
       default: state_reg <= ST_IDLE;
@@ -2263,6 +2273,16 @@ module toe_tcp_core
     assert (!((do_rxw || push_rxw2) && !q_rxw_ready)) else $error("toe_tcp_core: RX writer job queue overflow");
     assert (!(do_sendq && !q_sendq_ready)) else $error("toe_tcp_core: send queue overflow");
     assert (!(do_release && !rel_q_ready)) else $error("toe_tcp_core: release queue overflow");
+  end
+  // a passive open's ISN was hashed ahead (a new session comes only from a SYN that asked
+  // for one, and asking hashed it); such a segment takes the slow path, whose tail takes
+  // the ISN, and its step runs only once the ISN is there
+  always @(posedge clk) if (!rst && state_reg != ST_IDLE && state_reg != ST_INIT && ev_reg == EV_SEG) begin
+    assert (!new_reg || isn_asked_reg) else $error("toe_tcp_core: session %0d new without an ISN", sid_reg);
+    assert (!(state_reg == ST_PRE && isn_asked_reg && fast))
+      else $error("toe_tcp_core: session %0d: a segment with an ISN took the fast path", sid_reg);
+    assert (!(state_reg == ST_EXEC && isn_asked_reg && !s_isn_valid))
+      else $error("toe_tcp_core: session %0d: the step ran without its ISN", sid_reg);
   end
 `endif
 endmodule

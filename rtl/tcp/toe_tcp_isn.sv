@@ -6,9 +6,11 @@
 //   local IP (4), remote IP (4), local port (2), remote port (2),
 // and M = the microsecond clock divided by 4, kept modulo 2^32 (the 32-bit `now_us` wraps
 // every 71.6 minutes; the two bits above it are counted here, so M never jumps back).
-// Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 8 cycles later
-// (one SipRound per cycle: 2 compression rounds per 8-byte block, two blocks, 4
-// finalization rounds) and `isn` holds until the next request. M is sampled at the request.
+// Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 17 cycles later
+// and `isn` holds until the next request. M is sampled at the request. Half a SipRound per
+// cycle (one 64-bit add on each of two lanes: a whole round is two dependent adds, 4.6 ns
+// in the cell-delay model, past 322 MHz): 2 compression rounds per 8-byte block, two
+// blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in a cycle of its own.
 module toe_tcp_isn (
   input  logic          clk,
   input  logic          rst,
@@ -29,12 +31,16 @@ module toe_tcp_isn (
   function automatic u64 rotl(input u64 x, input int unsigned b);
     return (x << b) | (x >> (64 - b));
   endfunction
-  function automatic sip_t sip_round(input sip_t s);
+  // a SipRound's first half (second = 0) or second half (second = 1)
+  function automatic sip_t sip_half_round(input sip_t s, input logic second);
     sip_t t = s;
-    t.v0 = t.v0 + t.v1; t.v1 = rotl(t.v1, 13); t.v1 ^= t.v0; t.v0 = rotl(t.v0, 32);
-    t.v2 = t.v2 + t.v3; t.v3 = rotl(t.v3, 16); t.v3 ^= t.v2;
-    t.v0 = t.v0 + t.v3; t.v3 = rotl(t.v3, 21); t.v3 ^= t.v0;
-    t.v2 = t.v2 + t.v1; t.v1 = rotl(t.v1, 17); t.v1 ^= t.v2; t.v2 = rotl(t.v2, 32);
+    if (!second) begin
+      t.v0 = t.v0 + t.v1; t.v1 = rotl(t.v1, 13); t.v1 ^= t.v0; t.v0 = rotl(t.v0, 32);
+      t.v2 = t.v2 + t.v3; t.v3 = rotl(t.v3, 16); t.v3 ^= t.v2;
+    end else begin
+      t.v0 = t.v0 + t.v3; t.v3 = rotl(t.v3, 21); t.v3 ^= t.v0;
+      t.v2 = t.v2 + t.v1; t.v1 = rotl(t.v1, 17); t.v1 ^= t.v2; t.v2 = rotl(t.v2, 32);
+    end
     return t;
   endfunction
   // Byte i of the message is bits 8i+7:8i of a little-endian word.
@@ -47,7 +53,7 @@ module toe_tcp_isn (
 
   sip_t v_reg;
   u64 m0_reg, m1_reg;          // the two message blocks (the second with the length byte)
-  logic [3:0] round_reg;       // 0..7 while busy
+  logic [4:0] half_reg;        // 0..15: the half round in progress; 16: M plus the fold
   logic busy_reg, hi_wrap_pending;
   logic [1:0] hi_reg;          // now_us wraps counted: bits 33:32 of the microsecond clock
   logic [31:0] prev_us_reg, m_reg;
@@ -61,11 +67,13 @@ module toe_tcp_isn (
   wire u64 m0 = {bswap32(remote_ip), bswap32(local_ip)};
   wire u64 m1 = {8'd12, 24'd0, bswap16(remote_port), bswap16(local_port)};
 
+  // after half round h: the end of round 1 closes block 0 and opens block 1, the end of
+  // round 3 closes block 1 and starts the finalization
   sip_t after;
   always_comb begin
-    after = sip_round(v_reg);
-    if (round_reg == 4'd1) begin after.v0 ^= m0_reg; after.v3 ^= m1_reg; end
-    if (round_reg == 4'd3) begin after.v0 ^= m1_reg; after.v2 ^= 64'hFF; end
+    after = sip_half_round(v_reg, half_reg[0]);
+    if (half_reg == 5'd3) begin after.v0 ^= m0_reg; after.v3 ^= m1_reg; end
+    if (half_reg == 5'd7) begin after.v0 ^= m1_reg; after.v2 ^= 64'hFF; end
   end
 
   always_ff @(posedge clk) begin
@@ -74,15 +82,15 @@ module toe_tcp_isn (
     rsp_valid <= 1'b0;
     if (busy_reg) begin
       v_reg <= after;
-      round_reg <= round_reg + 1'b1;
-      if (round_reg == 4'd7) begin
+      half_reg <= half_reg + 1'b1;
+      if (half_reg == 5'd16) begin
         busy_reg <= 1'b0;
         rsp_valid <= 1'b1;
-        isn <= m_reg + 32'(after.v0 ^ after.v1 ^ after.v2 ^ after.v3);
+        isn <= m_reg + 32'(v_reg.v0 ^ v_reg.v1 ^ v_reg.v2 ^ v_reg.v3);
       end
     end else if (req_valid) begin
       busy_reg <= 1'b1;
-      round_reg <= '0;
+      half_reg <= '0;
       m_reg <= m_now;
       m0_reg <= m0;
       m1_reg <= m1;
@@ -99,10 +107,10 @@ module toe_tcp_isn (
   end
 
 `ifndef SYNTHESIS
-  // the hash takes exactly 8 rounds; an answer never overlaps a hash in progress
+  // the hash takes exactly 16 half rounds and the fold; an answer never overlaps a hash in progress
   always_ff @(posedge clk)
     if (!rst) begin
-      assert (!busy_reg || round_reg <= 4'd7) else $error("%m: round counter past 7");
+      assert (!busy_reg || half_reg <= 5'd16) else $error("%m: half-round counter past 16");
       assert (!rsp_valid || !busy_reg) else $error("%m: answer while busy");
     end
 `endif

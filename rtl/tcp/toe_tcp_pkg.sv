@@ -58,6 +58,7 @@ package toe_tcp_pkg;
     logic        is_new;     // a SYN that just got a new session
     logic        listening;  // the local port is listened
     logic        capped;     // a SYN refused a session: half-open sessions at the cap
+    logic        isn_asked;  // an ISN was hashed for it (toe_tcp_seg_lookup's m_isn, in order)
   } tcp_seg_lk_t;
 
   // What the protocol core asks the TX engine to send. Payload bytes [seq, seq+length)

@@ -12,14 +12,25 @@
 // core stay below the cap; the count is exact, a burst of SYNs cannot pass it.
 // The answer can be stale by the time the core takes the segment (the core may release
 // or reuse the session in between); the core checks the session's tuple and state.
+// ISN: a SYN that asks for a session has its initial sequence number hashed (toe_tcp_isn,
+// RFC 6528) from its issue on, beside the table's answer and the core's queue, so that the
+// core, which needs it in its step, seldom waits for the 17 cycles of the hash. Its
+// segment goes out with isn_asked set, and the ISNs go out on m_isn in the same order
+// (one for every such segment, whether the table gave it a session or not: the core takes
+// one per isn_asked segment). One hash at a time, and at most ISN_DEPTH asked and not yet
+// taken: such a SYN waits at the input until the hash unit is free.
 module toe_tcp_seg_lookup
   import toe_tcp_pkg::*;
 #(
   parameter int unsigned MAX_SESSIONS = 1024,
-  parameter int unsigned DEPTH        = 8     // segments between table request and core
+  parameter int unsigned DEPTH        = 8,    // segments between table request and core
+  parameter int unsigned ISN_DEPTH    = 8     // ISNs hashed and not yet taken by the core
 ) (
   input  logic           clk,
   input  logic           rst,
+  input  logic [31:0]    now_us,             // the ISN's clock M (toe_tcp_isn)
+  input  logic [127:0]   cfg_isn_key,        // RFC 6528 ISN key
+  input  logic [31:0]    cfg_local_ip,       // the tuple's local address
   input  logic           cfg_drop_synfin,    // a SYN+FIN is not a SYN (no session for it)
   input  logic [SID_W:0] cfg_half_open_max,  // 0: MAX_SESSIONS/4
   input  logic [SID_W:0] half_open,          // the core's half-open sessions
@@ -39,7 +50,11 @@ module toe_tcp_seg_lookup
   // segments with their session, to the core
   output logic           m_seg_valid,
   input  logic           m_seg_ready,
-  output tcp_seg_lk_t    m_seg
+  output tcp_seg_lk_t    m_seg,
+  // the ISNs of the isn_asked segments, in their order
+  output logic           m_isn_valid,
+  input  logic           m_isn_ready,
+  output logic [31:0]    m_isn
 );
   localparam int unsigned CW = $clog2(DEPTH + 1);
 
@@ -57,10 +72,26 @@ module toe_tcp_seg_lookup
   logic room_reg;
   wire capped = syn_only(s_seg) && !room_reg;
 
-  assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH);
+  // a SYN that asks for a session needs the hash unit and a place for its ISN
+  localparam int unsigned IW = $clog2(ISN_DEPTH + 1);
+  logic [IW-1:0] isns_reg;          // ISNs asked and not yet taken by the core
+  logic isn_req_ready, isn_rsp_valid;
+  logic [31:0] isn;
   assign tab_req_alloc = syn_only(s_seg) && !capped;
+  assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH) &&
+                         (!tab_req_alloc || (isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
+
+  toe_tcp_isn u_isn (
+    .clk, .rst, .now_us, .key(cfg_isn_key), .req_valid(issue && tab_req_alloc), .req_ready(isn_req_ready),
+    .local_ip(cfg_local_ip), .local_port(s_seg.local_port), .remote_ip(s_seg.remote_ip),
+    .remote_port(s_seg.remote_port), .rsp_valid(isn_rsp_valid), .isn
+  );
+  toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH)) u_isns (
+    .clk, .rst, .s_data(isn), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
+    .m_data(m_isn), .m_valid(m_isn_valid), .m_ready(m_isn_ready), .uncommitted()
+  );
 
   // segments waiting for their answer
   tcp_seg_t wait_seg;
@@ -72,7 +103,7 @@ module toe_tcp_seg_lookup
   // answered, for the core
   tcp_seg_lk_t done;
   assign done = '{seg: wait_seg, session: tab_rsp_session, found: tab_rsp_found, is_new: tab_rsp_new,
-                  listening: tab_rsp_listening, capped: wait_capped};
+                  listening: tab_rsp_listening, capped: wait_capped, isn_asked: wait_alloc};
   toe_fifo #(.WIDTH($bits(tcp_seg_lk_t)), .DEPTH(DEPTH)) u_done (
     .clk, .rst, .s_data(done), .s_valid(tab_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
     .m_data(m_seg), .m_valid(m_seg_valid), .m_ready(m_seg_ready), .uncommitted()
@@ -86,6 +117,7 @@ module toe_tcp_seg_lookup
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
+    isns_reg <= isns_reg + IW'(issue && tab_req_alloc) - IW'(m_isn_valid && m_isn_ready);
     room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
@@ -93,6 +125,7 @@ module toe_tcp_seg_lookup
                              - (SID_W+1)'(taken_new_reg);
     if (rst) begin
       held_reg <= '0;
+      isns_reg <= '0;
       taken_new_reg <= 1'b0;
       allocs_reg <= '0;
       room_reg <= 1'b0;
@@ -106,5 +139,10 @@ module toe_tcp_seg_lookup
   always @(posedge clk) if (!rst && issue && tab_req_alloc)
     assert (half_open + allocs_now < cap)
       else $error("toe_tcp_seg_lookup: a SYN allocates past the half-open cap");
+  // the core takes an ISN only when one is there, and no more than were asked
+  always @(posedge clk) if (!rst) begin
+    assert (!m_isn_ready || m_isn_valid) else $error("toe_tcp_seg_lookup: an ISN taken before it is there");
+    assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs asked than ISN_DEPTH");
+  end
 `endif
 endmodule
