@@ -233,8 +233,9 @@ def trace(netlist_path, pattern):
 
 def delay_trace(netlist_path, pattern):
     """Print the longest path of the cell-delay model into the registers whose name matches
-    pattern, one cell per line: the arrival at its output (ps), its type and the RTL-named
-    net it drives (Abc's own names left out), from the register or port it starts at."""
+    pattern, one cell per line: the arrival at its output (ps), its type, the net it drives
+    and, where the netlist keeps it, the RTL line it came from; from the register or port
+    it starts at."""
     n = Netlist(netlist_path)
     _, _, arrival = register_delays(n, CellDelays.load())
     ends = [(arrival[b][0], b, cell) for cell, t in n.typ.items() if SEQUENTIAL.match(t)
@@ -249,7 +250,11 @@ def delay_trace(netlist_path, pattern):
     start = n.driver.get(bit) if bit is not None else None
     print("from", n.register_of(start) if start else "a port")
     for b in reversed(path):
-        print(f"{arrival[b][0]:6d} ps  {n.typ[n.driver[b]]:8s} {n.name_of.get(b, '?')}")
+        # the RTL line a cell came from, where synthesis kept it (carry chains do; LUTs
+        # that Abc made do not)
+        src = [f for f in n.cells[n.driver[b]].get("attributes", {}).get("src", "").split("|")
+               if f and not f.startswith("/share/")]
+        print(f"{arrival[b][0]:6d} ps  {n.typ[n.driver[b]]:8s} {n.name_of.get(b, '?')}" + (f"  [{src[0]}]" if src else ""))
     print(f"to {n.register_of(cell)} ({ps} ps)")
 
 

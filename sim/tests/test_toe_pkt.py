@@ -171,7 +171,8 @@ def test_option_walk_cannot_stop_tcp():
 def test_isn_is_rfc6528_siphash_of_the_whole_tuple():
     """Issue 8 bug 9: ISN = M + F(local IP, local port, remote IP, remote port, key), F =
     SipHash-2-4 under the 128-bit key of TCP_ISN_KEY0..3 (opentoe.isn, checked against the
-    SipHash paper's vectors), M = the 4 us clock. Passive and active opens, two keys."""
+    SipHash paper's vectors), M = the 4 us clock. Passive and active opens, two keys, and a
+    passive open after SYNs that were hashed for and got no new session."""
     from opentoe.engine import ip2int
     from opentoe.isn import isn_hash, key_bytes
     for words in ((0x03020100, 0x07060504, 0x0B0A0908, 0x0F0E0D0C), (0xDEADBEEF, 0x0, 0x12345678, 0x9ABCDEF0)):
@@ -186,6 +187,18 @@ def test_isn_is_rfc6528_siphash_of_the_whole_tuple():
                 m = (sa[TCP].seq - f) % 2**32
                 # M is the 4 us clock when the SYN was taken: at most a few us before it left
                 assert 0 <= t_sa // 1000 // 4 - m <= 2, (hex(sa[TCP].seq), m, t_sa)
+            # SYNs that ask for a session and get none (the hash is made ahead of the answer,
+            # in order): a repeated one of a session that exists, one to a port nobody
+            # listens on; the next new session's ISN is still its own tuple's
+            e.inject_tcp(40000, 7, "S", 100)
+            e.inject_tcp(40003, 9, "S", 100)
+            e.run(2000)
+            assert any(p[TCP].flags == "RA" and p[TCP].dport == 40003 for _, p in e.frames), e.frames
+            e.frames.clear()
+            e.inject_tcp(40002, 7, "S", 100)
+            t_sa, sa = e.recv_frame()
+            f = isn_hash(key, ip2int(e.ip), 7, ip2int(e.peer_ip), 40002)
+            assert sa[TCP].flags == "SA" and 0 <= t_sa // 1000 // 4 - (sa[TCP].seq - f) % 2**32 <= 2, hex(sa[TCP].seq)
             s = e.connect(e.peer_ip, 5555, wait=False)
             t_syn, syn = e.recv_frame()
             assert syn[TCP].flags == "S"
