@@ -20,8 +20,10 @@
 // toe_axis_csum): each segment's sum joins its command in the header queue's order. The
 // header's share of the checksum is summed when a command is queued; the segment leaves
 // through a register slice. The header's share is queued unfolded (HDR_SUM_W bits): its fold
-// is the output's, with the payload's (folded in front of the queues, it made the command's
-// way into them 12 LUT levels at 512 bits, stop 43).
+// is made with the payload's behind the queues (folded in front of them, it made the
+// command's way into them 12 LUT levels at 512 bits, stop 43), for each of the two
+// sources before the choice between them (behind it, the choice led the sum and its
+// fold into the output: 4.14 ns at 512 bits, stop 51).
 module toe_tcp_tx_engine
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -165,22 +167,26 @@ module toe_tcp_tx_engine
 
   // ---- the next segment: a data (or SYN/FIN) one or a header-only one (an empty beat),
   // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
-  // the payload sum ride on tuser ----
-  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + HDR_SUM_W + 16;
+  // the checksum ride on tuser ----
+  localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 16;
+  // the TCP checksum field: the header's share and the payload's sum, folded
+  function automatic logic [15:0] tcp_checksum(input logic [HDR_SUM_W-1:0] hdr_sum, input logic [15:0] payload_sum);
+    return ~csum_fold(32'(hdr_sum) + 32'(payload_sum));
+  endfunction
   logic [1:0] arb_tready;
   logic [DATA_W-1:0] ins_tdata;
   logic [W-1:0] ins_tkeep;
   logic ins_valid, ins_ready, ins_last;
   tcp_tx_cmd_t seg_cmd;
-  logic [HDR_SUM_W-1:0] seg_hdr_sum;
-  logic [15:0] seg_sum;
+  logic [15:0] seg_checksum;
   toe_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .USER_W(SEG_USER_W)) u_arb (
     .clk, .rst,
     .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
     .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid && hsum_valid}), .s_axis_tready(arb_tready),
-    .s_axis_tlast({1'b1, sf_tlast}), .s_axis_tuser({{hof_cmd, hof_hdr_sum, 16'd0}, {hcmd, hcmd_hdr_sum, hsum}}),
+    .s_axis_tlast({1'b1, sf_tlast}),
+    .s_axis_tuser({{hof_cmd, tcp_checksum(hof_hdr_sum, 16'd0)}, {hcmd, tcp_checksum(hcmd_hdr_sum, hsum)}}),
     .m_axis_tdata(ins_tdata), .m_axis_tkeep(ins_tkeep), .m_axis_tvalid(ins_valid), .m_axis_tready(ins_ready),
-    .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_hdr_sum, seg_sum})
+    .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_checksum})
   );
   assign sf_tready = arb_tready[0] && hdr_valid && hsum_valid;
   assign hdr_pop = sf_tvalid && sf_tready && sf_tlast;
@@ -198,7 +204,7 @@ module toe_tcp_tx_engine
     h.doff = seg_cmd.mss != '0 ? 4'd6 : 4'd5;
     h.flags = seg_cmd.flags;
     h.window = seg_cmd.window;
-    h.checksum = ~csum_fold(32'(seg_hdr_sum) + 32'(seg_sum));
+    h.checksum = seg_checksum;
   end
   ip_tx_meta_t im;
   assign im = '{dst_ip: seg_cmd.remote_ip, protocol: IP_PROTO_TCP, length: tcp_len};
