@@ -209,5 +209,8 @@ package toe_tcp_pkg;
 
   // Sequence-number comparisons (modulo 2^32, RFC 9293 3.4).
   function automatic logic seq_lt(input logic [31:0] a, b); return $signed(a - b) < 0; endfunction
-  function automatic logic seq_le(input logic [31:0] a, b); return $signed(a - b) <= 0; endfunction
+  // a <= b as the equality beside the difference's sign (not $signed(a - b) <= 0, which
+  // synthesis made a second carry chain behind the difference's: 0.56 ns in front of the
+  // slow path's pre stage at 512 bits, stop 51)
+  function automatic logic seq_le(input logic [31:0] a, b); return a == b || seq_lt(a, b); endfunction
 endpackage
