@@ -346,6 +346,8 @@ module toe_tcp_core
   );
   assign ready = state_reg != ST_INIT && wheel_ready;
 
+  logic fast;                                       // the fast path's verdict (RX fast path, below)
+  logic fast_seg_reg, fast_wake_reg, fast_data_reg; // its tests of the event alone, taken at the start
   // The fast path's pushes (a steering verdict; an RX writer job for a segment with
   // payload) are counted ahead of its verdict: in its step's cycle every event that may take
   // the fast path holds a place, and one that did not take it gives the place back in the
@@ -661,8 +663,8 @@ module toe_tcp_core
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
   wire [16:0] tx_want = txreq_rd_tx_want;
   // the fast path's event executes in ST_PRE; the slow path's step runs in ST_EXEC (after
-  // ST_PRE2), and its outputs come from ST_TAIL after it
-  logic fast;
+  // ST_PRE2), and its outputs come from ST_TAIL after it (fast: the verdict, declared
+  // with the queues' counts above)
   wire fast_exec = state_reg == ST_PRE && fast;
   wire exec = state_reg == ST_TAIL || fast_exec;   // the event's outputs: record, queues, post stage
   // The fast path's verdict (fast) gates only what an event does: the queues' pushes, the
@@ -673,9 +675,9 @@ module toe_tcp_core
   // stage and every queue: 14-15 LUT levels at 64 bits, stop 45.) A slow_only_reg event's
   // ST_PRE is beside the previous event's send step, which still reads them: it loads none.
   wire post_load = state_reg == ST_TAIL || (state_reg == ST_PRE && !slow_only_reg);
-  logic fast_seg_reg, fast_wake_reg;   // the event alone allows the fast path (segment, app read)
-  logic fast_data_reg;                 // the event is a segment with payload (ev_reg decoded in
-                                       // ST_PRE led the advertised edge: 13 levels, stop 46)
+  // fast_seg_reg, fast_wake_reg: the event alone allows the fast path (segment, app read);
+  // fast_data_reg: the event is a segment with payload (ev_reg decoded in ST_PRE led the
+  // advertised edge: 13 levels, stop 46); declared with the queues' counts above
   // in ST_PRE (pre_reg.found after): the lookup's verdict and the tuple check's
   wire found_now = found_reg && (!tuple_check_reg || (tuple_written_reg ? tuple_ok_written_reg
                                                                         : tuple_ok_held_reg));
