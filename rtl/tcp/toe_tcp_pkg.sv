@@ -209,6 +209,11 @@ package toe_tcp_pkg;
 
   // Sequence-number comparisons (modulo 2^32, RFC 9293 3.4).
   function automatic logic seq_lt(input logic [31:0] a, b); return $signed(a - b) < 0; endfunction
+  // The sign of a 32-bit sum. A test written as neg(a - b + c - d) is one carry chain
+  // (synthesis makes one sum of all the operands, if no partial sum is shared with another
+  // expression), where a compare of a difference with another value is two in series. Exact
+  // when the true value lies in [-2^31, 2^31).
+  function automatic logic neg(input logic [31:0] x); return x[31]; endfunction
   // a <= b as the equality beside the difference's sign (not $signed(a - b) <= 0, which
   // synthesis made a second carry chain behind the difference's: 0.56 ns in front of the
   // slow path's pre stage at 512 bits, stop 51)

@@ -227,8 +227,6 @@ package toe_tcp_rules_pkg;
   // chains were in series: the fast path's advertised edge, 4.31 ns at 512 bits and 6.33
   // ns at 64 bits behind the read pointer's LUT RAM, stop 51; the function alone between
   // registers, 3.56 -> 2.74 ns in the cell-delay model.)
-  // the sign of a 32-bit difference: a - b < 0 as sequence numbers
-  function automatic logic neg(input logic [31:0] x); return x[31]; endfunction
   // the two candidates for the edge and which one is nearer
   typedef struct packed {
     logic [31:0] ring;       // rx_read + ring_bytes: the ring's end

@@ -136,7 +136,8 @@ module toe_tcp_rx_read
     wr_sid = st_sid_reg;
     wr_rec = st_rec_reg;
     push_wake = 1'b0;
-    accept = st_rec_reg.readable && st_len_reg != '0 && 32'(st_len_reg) <= rx_done - st_rec_reg.rx_req;
+    // L <= RX_DONE - RX_REQ as one sum (RX_REQ never passes RX_DONE: exact)
+    accept = st_rec_reg.readable && st_len_reg != '0 && !neg(rx_done - 32'(st_len_reg) - st_rec_reg.rx_req);
     push_job = st_valid_reg && st_op_reg == OP_REQ;
     job = '{session: SID_W'(st_sid_reg), tag: 3'd0,
             base: ring_base(cfg_mem_base, SID_W'(st_sid_reg), 1'b0, RING_BYTES),

@@ -137,7 +137,7 @@ module toe_tcp_tx_req
   // free space with SND.UNA as the core read it.
   wire want_cleared = st_clear_want_reg && st_rec_reg.tx_want == st_want_seen_reg;
   wire want_fits = st_rec_reg.tx_want != '0 &&
-                   32'(st_rec_reg.tx_want) <= RING - (st_rec_reg.tx_app - st_snd_una_reg);
+                   !neg(st_snd_una_reg - 32'(st_rec_reg.tx_want) + RING - st_rec_reg.tx_app);   // one sum
   always_comb begin
     wr_en = st_valid_reg;
     wr_sid = st_sid_reg;
@@ -161,7 +161,8 @@ module toe_tcp_tx_req
       end else push_wake = !(st_rec_reg.queued && !st_woken_reg) &&
                            ((st_rec_reg.sendable && !st_sendable_reg) || (st_sendable_reg && !want_cleared && want_fits));
     end else if (st_req && st_rec_reg.sendable) begin
-      if (st_len_reg == '0 || 32'(st_len_reg) > avail) begin
+      // L > avail as one sum beside avail's (avail is at most the ring: exact)
+      if (st_len_reg == '0 || neg(st_rec_reg.snd_una + RING - st_rec_reg.tx_app - 32'(st_len_reg))) begin
         rsp.status = TX_NO_SPACE;
         rsp.space = 17'(avail);
         // NOTIF_TX_SPACE once that much is free (a request above the ring: when it is empty)
