@@ -72,21 +72,25 @@ module toe_tcp_seg_lookup
   logic room_reg;
   wire capped = syn_only(s_seg) && !room_reg;
 
-  // a SYN that asks for a session needs the hash unit and a place for its ISN
+  // A SYN that asks for a session needs the hash unit and a place for its ISN. The hash
+  // is asked for in the cycle after the issue, from registers (the issue, behind the
+  // table's and the core's readiness, led 11 LUT levels into the hash's state at 512 bits).
   localparam int unsigned IW = $clog2(ISN_DEPTH + 1);
-  logic [IW-1:0] isns_reg;          // ISNs asked and not yet taken by the core
+  logic [IW-1:0] isns_reg;          // ISNs asked (hashing or hashed) and not yet taken by the core
+  logic isn_req_reg;                // a hash to ask for, of isn_seg_reg's tuple
+  tcp_seg_t isn_seg_reg;
   logic isn_req_ready, isn_rsp_valid;
   logic [31:0] isn;
   assign tab_req_alloc = syn_only(s_seg) && !capped;
   assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH) &&
-                         (!tab_req_alloc || (isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
+                         (!tab_req_alloc || (!isn_req_reg && isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
 
   toe_tcp_isn u_isn (
-    .clk, .rst, .now_us, .key(cfg_isn_key), .req_valid(issue && tab_req_alloc), .req_ready(isn_req_ready),
-    .local_ip(cfg_local_ip), .local_port(s_seg.local_port), .remote_ip(s_seg.remote_ip),
-    .remote_port(s_seg.remote_port), .rsp_valid(isn_rsp_valid), .isn
+    .clk, .rst, .now_us, .key(cfg_isn_key), .req_valid(isn_req_reg), .req_ready(isn_req_ready),
+    .local_ip(cfg_local_ip), .local_port(isn_seg_reg.local_port), .remote_ip(isn_seg_reg.remote_ip),
+    .remote_port(isn_seg_reg.remote_port), .rsp_valid(isn_rsp_valid), .isn
   );
   toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH)) u_isns (
     .clk, .rst, .s_data(isn), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
@@ -117,7 +121,9 @@ module toe_tcp_seg_lookup
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
-    isns_reg <= isns_reg + IW'(issue && tab_req_alloc) - IW'(m_isn_valid && m_isn_ready);
+    isn_req_reg <= issue && tab_req_alloc;
+    isn_seg_reg <= s_seg;
+    isns_reg <= isns_reg + IW'(isn_req_reg) - IW'(m_isn_valid && m_isn_ready);
     room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
@@ -126,6 +132,7 @@ module toe_tcp_seg_lookup
     if (rst) begin
       held_reg <= '0;
       isns_reg <= '0;
+      isn_req_reg <= 1'b0;
       taken_new_reg <= 1'b0;
       allocs_reg <= '0;
       room_reg <= 1'b0;
@@ -143,6 +150,7 @@ module toe_tcp_seg_lookup
   always @(posedge clk) if (!rst) begin
     assert (!m_isn_ready || m_isn_valid) else $error("toe_tcp_seg_lookup: an ISN taken before it is there");
     assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs asked than ISN_DEPTH");
+    assert (!isn_req_reg || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
   end
 `endif
 endmodule

@@ -153,6 +153,7 @@ module toe_tcp_session_table
 
   // ---- free id pool ----
   logic pool_in_valid, pool_in_ready, pool_out_valid, pool_pop;
+  logic gauge_up_reg, gauge_down_reg;   // a session taken from / given back to the pool (sessions_in_use)
   logic [SW-1:0] pool_in, pool_out;
   toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS)) u_pool (
     .clk, .rst, .s_data(pool_in), .s_valid(pool_in_valid), .s_ready(pool_in_ready),
@@ -271,13 +272,17 @@ module toe_tcp_session_table
         rsp_listening <= pick_listening;
       end
     end
-    if (pool_pop && !pool_in_valid) sessions_in_use <= sessions_in_use + 1'b1;
-    if (pool_in_valid && !pool_pop && init_done) sessions_in_use <= sessions_in_use - 1'b1;
+    // the gauge moves a cycle after the pool (registered, so that the pick's decision is
+    // not in front of the count's adder: 4.2 ns at 512 bits in the cell-delay model)
+    gauge_up_reg <= pool_pop && !pool_in_valid;
+    gauge_down_reg <= pool_in_valid && !pool_pop && init_done;
+    sessions_in_use <= sessions_in_use + (SID_W+1)'(gauge_up_reg) - (SID_W+1)'(gauge_down_reg);
     if (rst) begin
       init_done <= 1'b0;
       init_reg <= '0;
       eph_reg <= 16'd49152;
       sessions_in_use <= '0;
+      {gauge_up_reg, gauge_down_reg} <= '0;
       rsp_valid <= 1'b0;
       rd_valid <= 1'b0;
       cmp_valid <= 1'b0;
