@@ -21,7 +21,8 @@
 //     (ACK, window update, payload, delayed ACK), and its finish writes the record back
 //     while the next event is picked;
 //   slow path (6 cycles, 7 when it may send data or a FIN; +3 for an open's table
-//     request, +10 for the SipHash ISN of a new session): the pre stage (ST_PRE)
+//     request and +18 for its SipHash ISN; a passive open's ISN is hashed ahead by
+//     toe_tcp_seg_lookup and waited for in ST_PRE2 only if not done): the pre stage (ST_PRE)
 //     computes every compare and sum of record, segment and engine values for each
 //     case the step may take; the second pre stage (ST_PRE2) places the payload among
 //     the out-of-order intervals and decides a segment's case (seg_plan_of: which
@@ -733,7 +734,7 @@ module toe_tcp_core
   logic [15:0] len_post;
 
   // ISN of a new session. A passive open's comes with its SYN (toe_tcp_seg_lookup hashed
-  // it from the SYN's arrival on: s_isn; the slow path waits for it in ST_PRE2 when the
+  // it from the SYN's issue on: s_isn; the slow path waits for it in ST_PRE2 when the
   // hash is not done yet). An active open's is hashed here after the session-table answer
   // (the open learns its local port there), in ST_ISN_REQ and ST_ISN_WAIT.
   logic isn_req_ready, isn_rsp_valid;
@@ -2099,9 +2100,8 @@ module toe_tcp_core
   // before its start, for the reserved session (next_rd_addr, pick_read_reg); for an
   // active open's new session, in ST_ISN_REQ (ST_PRE comes two or more cycles later); for
   // an open the table refused, as the table answers (ST_OPEN_WAIT; ST_OPEN_READ waits for
-  // the read). The
-  // engines' fields (rec_rd_session) are read one cycle before ST_PRE: in the cycle of the
-  // start, or in the state before ST_PRE.
+  // the read). The engines' fields (rec_rd_session) are read one cycle before ST_PRE: in
+  // the cycle of the start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
