@@ -15,11 +15,10 @@
 // ISN: a SYN that asks for a session has its initial sequence number hashed (toe_tcp_isn,
 // RFC 6528) from the cycle after its issue on, beside the table's answer and the core's
 // queue, so that the core, which needs it in its step, seldom waits for the 17 cycles of
-// the hash. Its
-// segment goes out with isn_asked set, and the ISNs go out on m_isn in the same order
-// (one for every such segment, whether the table gave it a session or not: the core takes
-// one per isn_asked segment). One hash at a time, and at most ISN_DEPTH asked and not yet
-// taken: such a SYN waits at the input until the hash unit is free.
+// the hash. Its segment goes out with isn_asked set, and the ISNs go out on m_isn in the
+// same order (one for every such segment, whether the table gave it a session or not: the
+// core takes one per isn_asked segment). One hash at a time, and at most ISN_DEPTH asked
+// and not yet taken: such a SYN waits at the input until the hash unit is free.
 module toe_tcp_seg_lookup
   import toe_tcp_pkg::*;
 #(
