@@ -6,10 +6,14 @@
 // `rewind` (return the write pointer to the last commit); both may coincide with a write
 // and then include it. Timing: read latency 2 cycles from write (FRAME=0), registered
 // m_valid/m_data, full throughput. `s_ready` is a function of registered pointers.
+// BYPASS=1 (FRAME=0 only): a word written while the FIFO holds nothing else goes straight
+// to the output register, readable the next cycle; the output register then has a mux in
+// front of the RAM's read, so it is for small FIFOs (LUT RAM) on a latency path.
 module toe_fifo #(
   parameter int unsigned WIDTH = 8,    // word bits
   parameter int unsigned DEPTH = 512,  // words, power of two
-  parameter bit          FRAME = 1'b0  // 1: commit/rewind control visibility
+  parameter bit          FRAME = 1'b0, // 1: commit/rewind control visibility
+  parameter bit          BYPASS = 1'b0 // 1: a word into an empty FIFO is readable the next cycle
 ) (
   input  logic             clk,
   input  logic             rst,
@@ -25,6 +29,7 @@ module toe_fifo #(
 );
   localparam int unsigned AW = $clog2(DEPTH);
   initial if (DEPTH != (1 << AW)) $fatal(0, "toe_fifo: DEPTH must be a power of two (instance %m)");
+  initial if (BYPASS && FRAME) $fatal(0, "toe_fifo: BYPASS needs FRAME=0 (instance %m)");
 
   logic [WIDTH-1:0] mem [DEPTH];
   logic [AW:0] wr_ptr_reg, commit_ptr_reg, rd_ptr_reg;
@@ -38,7 +43,11 @@ module toe_fifo #(
   wire [AW:0] wr_ptr_plus1 = wr_ptr_reg + 1'b1;
   wire [AW:0] wr_ptr_inc = write ? wr_ptr_plus1 : wr_ptr_reg;
   wire [AW:0] visible = FRAME ? commit_ptr_reg : wr_ptr_reg;
-  wire read = (rd_ptr_reg != visible) && (!out_valid_reg || m_ready);
+  wire out_free = !out_valid_reg || m_ready;
+  wire read = (rd_ptr_reg != visible) && out_free;
+  // the written word is the only one: it passes the RAM (written there all the same, and
+  // read at once: both pointers move)
+  wire direct = BYPASS && write && rd_ptr_reg == wr_ptr_reg && out_free;
 
   assign s_ready = !full;
   assign m_data = out_reg;
@@ -47,7 +56,8 @@ module toe_fifo #(
 
   always_ff @(posedge clk) begin
     if (write) mem[wr_ptr_reg[AW-1:0]] <= s_data;
-    if (read)  out_reg <= mem[rd_ptr_reg[AW-1:0]];
+    if (direct)    out_reg <= s_data;
+    else if (read) out_reg <= mem[rd_ptr_reg[AW-1:0]];
   end
 
   always_ff @(posedge clk) begin
@@ -56,7 +66,7 @@ module toe_fifo #(
       if (rewind) wr_ptr_reg <= commit_ptr_reg;
       else if (commit) commit_ptr_reg <= wr_ptr_inc;
     end
-    if (read) begin
+    if (read || direct) begin
       rd_ptr_reg <= rd_ptr_reg + 1'b1;
       out_valid_reg <= 1'b1;
     end else if (m_ready) begin

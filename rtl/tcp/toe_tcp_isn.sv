@@ -7,7 +7,9 @@
 // and M = the microsecond clock divided by 4, kept modulo 2^32 (the 32-bit `now_us` wraps
 // every 71.6 minutes; the two bits above it are counted here, so M never jumps back).
 // Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 17 cycles later
-// and `isn` holds until the next request. M is sampled at the request. Half a SipRound per
+// and `isn` holds until the next answer. The tuple and M are sampled in the request's cycle:
+// while idle the unit loads them every cycle, and the request only sets busy, so a late
+// request (an issue decided behind deep logic) drives one flip-flop, not the hash's state. Half a SipRound per
 // cycle (one 64-bit add on each of two lanes: a whole round is two dependent adds, 4.6 ns
 // in the cell-delay model, past 322 MHz): 2 compression rounds per 8-byte block, two
 // blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in a cycle of its own.
@@ -88,8 +90,8 @@ module toe_tcp_isn (
         rsp_valid <= 1'b1;
         isn <= m_reg + 32'(v_reg.v0 ^ v_reg.v1 ^ v_reg.v2 ^ v_reg.v3);
       end
-    end else if (req_valid) begin
-      busy_reg <= 1'b1;
+    end else begin
+      busy_reg <= req_valid;
       half_reg <= '0;
       m_reg <= m_now;
       m0_reg <= m0;

@@ -13,7 +13,7 @@
 // The answer can be stale by the time the core takes the segment (the core may release
 // or reuse the session in between); the core checks the session's tuple and state.
 // ISN: a SYN that asks for a session has its initial sequence number hashed (toe_tcp_isn,
-// RFC 6528) from the cycle after its issue on, beside the table's answer and the core's
+// RFC 6528) from its issue on, beside the table's answer and the core's
 // queue, so that the core, which needs it in its step, seldom waits for the 17 cycles of
 // the hash. Its segment goes out with isn_asked set, and the ISNs go out on m_isn in the
 // same order (one for every such segment, whether the table gave it a session or not: the
@@ -73,26 +73,26 @@ module toe_tcp_seg_lookup
   wire capped = syn_only(s_seg) && !room_reg;
 
   // A SYN that asks for a session needs the hash unit and a place for its ISN. The hash
-  // is asked for in the cycle after the issue, from registers (the issue, behind the
-  // table's and the core's readiness, led 11 LUT levels into the hash's state at 512 bits).
+  // is asked for by the issue; the unit samples the tuple every idle cycle, so the issue
+  // (behind the table's and the core's readiness) drives only the unit's busy flag. The
+  // ISNs' queue hands an ISN to the core in the cycle after the hash when it is empty.
   localparam int unsigned IW = $clog2(ISN_DEPTH + 1);
   logic [IW-1:0] isns_reg;          // ISNs asked (hashing or hashed) and not yet taken by the core
-  logic isn_req_reg;                // a hash to ask for, of isn_seg_reg's tuple
-  tcp_seg_t isn_seg_reg;
   logic isn_req_ready, isn_rsp_valid;
   logic [31:0] isn;
   assign tab_req_alloc = syn_only(s_seg) && !capped;
   assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH) &&
-                         (!tab_req_alloc || (!isn_req_reg && isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
+                         (!tab_req_alloc || (isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
+  wire isn_req = issue && tab_req_alloc;
 
   toe_tcp_isn u_isn (
-    .clk, .rst, .now_us, .key(cfg_isn_key), .req_valid(isn_req_reg), .req_ready(isn_req_ready),
-    .local_ip(cfg_local_ip), .local_port(isn_seg_reg.local_port), .remote_ip(isn_seg_reg.remote_ip),
-    .remote_port(isn_seg_reg.remote_port), .rsp_valid(isn_rsp_valid), .isn
+    .clk, .rst, .now_us, .key(cfg_isn_key), .req_valid(isn_req), .req_ready(isn_req_ready),
+    .local_ip(cfg_local_ip), .local_port(s_seg.local_port), .remote_ip(s_seg.remote_ip),
+    .remote_port(s_seg.remote_port), .rsp_valid(isn_rsp_valid), .isn
   );
-  toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH)) u_isns (
+  toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH), .BYPASS(1'b1)) u_isns (
     .clk, .rst, .s_data(isn), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
     .m_data(m_isn), .m_valid(m_isn_valid), .m_ready(m_isn_ready), .uncommitted()
   );
@@ -121,9 +121,7 @@ module toe_tcp_seg_lookup
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
-    isn_req_reg <= issue && tab_req_alloc;
-    isn_seg_reg <= s_seg;
-    isns_reg <= isns_reg + IW'(isn_req_reg) - IW'(m_isn_valid && m_isn_ready);
+    isns_reg <= isns_reg + IW'(isn_req) - IW'(m_isn_valid && m_isn_ready);
     room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
@@ -132,7 +130,6 @@ module toe_tcp_seg_lookup
     if (rst) begin
       held_reg <= '0;
       isns_reg <= '0;
-      isn_req_reg <= 1'b0;
       taken_new_reg <= 1'b0;
       allocs_reg <= '0;
       room_reg <= 1'b0;
@@ -150,7 +147,7 @@ module toe_tcp_seg_lookup
   always @(posedge clk) if (!rst) begin
     assert (!m_isn_ready || m_isn_valid) else $error("toe_tcp_seg_lookup: an ISN taken before it is there");
     assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs asked than ISN_DEPTH");
-    assert (!isn_req_reg || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
+    assert (!isn_req || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
   end
 `endif
 endmodule
