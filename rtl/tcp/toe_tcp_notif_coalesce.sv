@@ -166,8 +166,15 @@ module toe_tcp_notif_coalesce
     else if (held_reg.fin_p) held_next.fin_p = 1'b0;
     else held_next.final_p = 1'b0;
   end
-  wire held_more = held_next.new_p || held_next.data != '0 || held_next.space_p || held_next.fin_p ||
-                   held_next.final_p;
+  // something is left after it: written from held_reg's flags, not from held_next (whose
+  // DATA length is a subtraction: its test for zero led 11 LUT levels into held_valid_reg
+  // at 512 bits). A DATA piece leaves bytes exactly when the length is above 65535 (bit 16).
+  wire held_data = held_reg.data != '0;
+  wire held_after_data = held_reg.space_p || held_reg.fin_p || held_reg.final_p;
+  wire held_more = held_reg.new_p ? held_data || held_after_data
+                 : held_data      ? held_reg.data[16] || held_after_data
+                 : held_reg.space_p ? held_reg.fin_p || held_reg.final_p
+                 : held_reg.fin_p && held_reg.final_p;
 
   always_ff @(posedge clk) begin
     op_reg <= pick_in ? OP_IN : q_pop ? OP_OUT : OP_IDLE;
@@ -202,6 +209,10 @@ module toe_tcp_notif_coalesce
     in_wait_reg <= s_valid && !s_ready;
     in_prev_reg <= s_notif;
   end
+  // held_more is what held_next leaves pending
+  always @(posedge clk) if (!rst && held_valid_reg)
+    assert (held_more == (held_next.new_p || held_next.data != '0 || held_next.space_p || held_next.fin_p ||
+                          held_next.final_p)) else $error("toe_tcp_notif_coalesce: held_more disagrees with held_next");
   // A session is in the pending queue at most once (its record's queued bit): it never overflows.
   always @(posedge clk) if (!rst)
     assert (!(q_push && !q_room)) else $error("toe_tcp_notif_coalesce: pending queue overflow");

@@ -66,6 +66,10 @@ async def slow_application(dut):
     given = {s: [] for s in range(SESSIONS)}
     got = {s: [] for s in range(SESSIONS)}
     pending = []                            # what the "core" still has to give
+    # the rest of a life held back after its DATA (the core has nothing more to tell for a
+    # while): [cycle due, the DATA part still in pending, the rest]. The application may
+    # then find exactly 64 KiB and nothing after it, the last piece's own case.
+    deferred = []
     lives = 0
     stall_until = 0
     cycle = 0
@@ -80,7 +84,7 @@ async def slow_application(dut):
         dut.m_ready.value = int(cycle >= stall_until and rng.random() < 0.7)
 
     cur = None
-    while lives < 60 or pending or cur is not None or len(told) < SESSIONS:
+    while lives < 60 or pending or deferred or cur is not None or len(told) < SESSIONS:
         # the core: a new connection on a told session now and then
         if lives < 60 and told and rng.random() < 0.02:
             sid = rng.choice(sorted(told))
@@ -88,7 +92,18 @@ async def slow_application(dut):
             lives += 1
             items, tup = life(rng, sid)
             given[sid].append((list(items), tup))
-            pending.append(items)
+            last_data = max((i for i, it in enumerate(items) if it[0] == DATA), default=None)
+            if last_data is not None and rng.random() < 0.3:
+                first, rest = items[:last_data + 1], items[last_data + 1:]
+                pending.append(first)
+                deferred.append([cycle + rng.randrange(2000, 6000), first, rest])
+            else:
+                pending.append(items)
+        for d in list(deferred):             # the rest of a life once its DATA part is given
+            due, first, rest = d
+            if cycle >= due and not any(lst is first for lst in pending):
+                deferred.remove(d)
+                pending.append(rest)
         if cur is None and pending:          # back to back: one notification per cycle
             lst = rng.choice(pending)
             kind, length, sid, tup = lst.pop(0)
