@@ -830,7 +830,7 @@ module toe_tcp_core
     logic        acceptable, syn_in_window, syn_repeated, at_rcv_nxt, ack_not_max, ack_past_nxt,
                  una_is_max, wnd_ok, wnd_grows, fin_acked;
     logic        sample;               // the ACK covers the timed segment
-    logic [31:0] rtt_r;                // the RTT sample: s.rtt_t0 .. now
+    logic [31:0] rtt_r;                // the RTT sample: s.rtt_t0 .. now, at least 1
     logic [31:0] at_rto;               // now + RTO (before a sample)
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
     mss_t        peer;                 // the peer's MSS option, clamped (peer_mss)
@@ -942,7 +942,7 @@ module toe_tcp_core
     // SND.UNA after the ACK: SEG.ACK when it acknowledges new data
     pre.fin_acked = s.fin_sent && (pre.ack_kind == ACK_NEW ? !pre.ack_not_max : pre.una_is_max);
     pre.sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    pre.rtt_r = now_us - s.rtt_t0;
+    pre.rtt_r = rtt_sample_us(now_us, s.rtt_t0);
     pre.at_rto = now_us + s.rto;
     pre.syn_take = umin(32'(g.length), MAX_WIN);
     pre.peer = peer_mss(g.mss, cfg_mss, cfg_mss_min);

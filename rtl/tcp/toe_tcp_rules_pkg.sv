@@ -86,42 +86,52 @@ package toe_tcp_rules_pkg;
     logic [31:0] srtt8, rttvar4, rto;
   } rtt_t;
   // The estimator in two halves, so that a pipeline can put a register between them:
-  // rtt_diff computes, from the sample R' (at least 1), the new SRTT, the part of RTTVAR
-  // before the sample's (3/4 RTTVAR, or R'/2 for the first), |SRTT - R'| and its negation
-  // mod 2^32; rtt_update adds the RTTVAR parts and computes the RTO. The RTO is one sum of three terms
-  // (SRTT, both RTTVAR parts) plus 1 where K*RTTVAR is 0 (found by comparing one part with
-  // the other's negation, beside the sum, not after it), then one compare with each bound
-  // and one choice.
+  // rtt_diff computes, from the sample R' (at least 1: rtt_sample_us makes it so beside its
+  // difference; a max(R', 1) here was a compare's carry chain in series), the new SRTT, the
+  // part of RTTVAR before the sample's (3/4 RTTVAR, or R'/2 for the first), |SRTT - R'|, and
+  // whether both are 0 (K*RTTVAR = 0: G counts instead), from its inputs' equalities;
+  // rtt_update adds the RTTVAR parts and computes the RTO. The RTO is one sum (SRTT, both
+  // RTTVAR parts, 1 where K*RTTVAR is 0), and each bound's test is the sign of one sum of
+  // the same terms and the bound, beside it (compared after the RTO, three carry chains
+  // were in series: 4.01 ns in the cell-delay model at 512 bits, stop 52), then one choice.
   typedef struct packed {
-    logic [31:0] srtt8, var_part, diff, diff_neg;
+    logic [31:0] srtt8, var_part, diff;
+    logic        var_zero;   // var_part and diff are 0
   } rtt_diff_t;
   function automatic rtt_diff_t rtt_diff(input rtt_t x, input logic [31:0] r);
     rtt_diff_t d;
-    logic [31:0] r1, srtt;
+    logic [31:0] srtt;
     logic first, above;
-    r1 = umax(r, 32'd1);
     first = x.srtt8 == '0;
     srtt = x.srtt8 >> 3;
-    above = srtt > r1;
-    d.srtt8 = first ? r1 << 3 : x.srtt8 - (x.srtt8 >> 3) + r1;
-    d.var_part = first ? r1 << 1 : x.rttvar4 - (x.rttvar4 >> 2);
-    d.diff = first ? '0 : above ? srtt - r1 : r1 - srtt;
-    d.diff_neg = first ? '0 : above ? r1 - srtt : srtt - r1;
+    above = srtt > r;
+    d.srtt8 = first ? r << 3 : x.srtt8 - (x.srtt8 >> 3) + r;
+    d.var_part = first ? r << 1 : x.rttvar4 - (x.rttvar4 >> 2);
+    d.diff = first ? '0 : above ? srtt - r : r - srtt;
+    // (r << 1) is 0 when bits 30:0 are; x - x/4 is 0 only for 0; |SRTT - R'| when equal
+    d.var_zero = first ? r[30:0] == '0 : x.rttvar4 == '0 && srtt == r;
     return d;
   endfunction
   function automatic rtt_t rtt_update(input rtt_diff_t d, input logic [31:0] rto_min, rto_max);
     rtt_t y;
-    logic [31:0] rto;
-    logic var_zero;
+    logic [33:0] srtt, var_part, diff, g;
+    logic below_min, above_max;
     y.srtt8 = d.srtt8;
     y.rttvar4 = d.var_part + d.diff;
-    var_zero = d.var_part == d.diff_neg;   // the sum above is 0
-    rto = (d.srtt8 >> 3) + d.var_part + d.diff + 32'(var_zero);
-    y.rto = rto < rto_min ? (rto_min > rto_max ? rto_max : rto_min) : rto > rto_max ? rto_max : rto;
+    {srtt, var_part, diff, g} = {34'(d.srtt8 >> 3), 34'(d.var_part), 34'(d.diff), 34'(d.var_zero)};
+    below_min = (srtt + var_part + diff + g - 34'(rto_min)) >> 33;   // RTO < rto_min
+    above_max = (34'(rto_max) - srtt - var_part - diff - g) >> 33;   // RTO > rto_max
+    y.rto = below_min ? (rto_min > rto_max ? rto_max : rto_min) : above_max ? rto_max
+          : 32'(srtt + var_part + diff + g);
     return y;
   endfunction
+  // the sample from the time the timed segment was sent to now: 0 counts as 1 us (the
+  // equality beside the difference)
+  function automatic logic [31:0] rtt_sample_us(input logic [31:0] now, sent);
+    return now == sent ? 32'd1 : now - sent;
+  endfunction
   function automatic rtt_t rtt_sample(input rtt_t x, input logic [31:0] r, rto_min, rto_max);
-    return rtt_update(rtt_diff(x, r), rto_min, rto_max);
+    return rtt_update(rtt_diff(x, umax(r, 32'd1)), rto_min, rto_max);
   endfunction
 
   // How many bytes to send from SND.NXT now (0: nothing). `queued_end` is the end of the

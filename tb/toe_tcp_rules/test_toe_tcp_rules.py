@@ -177,6 +177,13 @@ async def rtt_estimator_is_rfc6298(dut):
     assert await rtt_step(dut, 0, 0, 3000, 1, 1 << 31) == (3000, 1500, 3000 + 6000)
     assert (await rtt_step(dut, 0, 0, 10, 1_000_000, 60_000_000))[2] == 1_000_000
     assert (await rtt_step(dut, 0, 0, 100_000_000, 1_000_000, 60_000_000))[2] == 60_000_000
+    # the sample the core takes: now - sent modulo 2^32 (the microsecond clock wraps), and a
+    # sample of 0 counts as 1 us (2.2's G)
+    for now, sent in [(5, 5), (6, 5), (1000, 0), (3, 0xFFFFFFFE), (0, 0xFFFFFFFF), (0xFFFFFFFF, 0xFFFFFFFF)] + \
+            [(rng.getrandbits(32), rng.getrandbits(32)) for _ in range(100)]:
+        dut.rtt_now.value, dut.rtt_sent.value = now, sent
+        await settle()
+        assert int(dut.rtt_us_o.value) == max(1, wrap(now - sent)), (now, sent)
 
 
 # ---- RFC 1122 4.2.3.4 (sender SWS avoidance) with Nagle (RFC 896) ----

@@ -14,6 +14,8 @@ module toe_tcp_rules_tb
   output logic        wu_ok,
   input  logic [31:0] rtt_srtt8, rtt_rttvar4, rtt_r, rtt_min, rtt_max,
   output logic [31:0] rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o,
+  input  logic [31:0] rtt_now, rtt_sent,
+  output logic [31:0] rtt_us_o,
   input  logic [31:0] snd_una, snd_nxt, snd_max, snd_queued_end,
   input  logic [15:0] snd_wnd, snd_max_wnd, snd_mss,
   input  logic        snd_nagle, snd_force,
@@ -44,6 +46,7 @@ module toe_tcp_rules_tb
   assign wu_ok = wnd_update_ok(wu_wl1, wu_wl2, wu_seq, wu_ack);
   assign rtt = rtt_sample('{srtt8: rtt_srtt8, rttvar4: rtt_rttvar4, rto: '0}, rtt_r, rtt_min, rtt_max);
   assign {rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o} = {rtt.srtt8, rtt.rttvar4, rtt.rto};
+  assign rtt_us_o = rtt_sample_us(rtt_now, rtt_sent);
   assign snd = send_size(snd_una, snd_nxt, snd_max, snd_queued_end, snd_wnd, snd_max_wnd, snd_mss,
                          snd_nagle, snd_force);
   assign {snd_len, snd_go, snd_held, snd_nxt_o, snd_max_o, snd_more} = {snd.len, snd.go, snd.held, snd.nxt, snd.max, snd.more};
