@@ -114,13 +114,15 @@ package toe_tcp_rules_pkg;
   endfunction
   function automatic rtt_t rtt_update(input rtt_diff_t d, input logic [31:0] rto_min, rto_max);
     rtt_t y;
-    logic [33:0] srtt, var_part, diff, g;
+    logic [33:0] srtt, var_part, diff, g, to_min, to_max;
     logic below_min, above_max;
     y.srtt8 = d.srtt8;
     y.rttvar4 = d.var_part + d.diff;
     {srtt, var_part, diff, g} = {34'(d.srtt8 >> 3), 34'(d.var_part), 34'(d.diff), 34'(d.var_zero)};
-    below_min = (srtt + var_part + diff + g - 34'(rto_min)) >> 33;   // RTO < rto_min
-    above_max = (34'(rto_max) - srtt - var_part - diff - g) >> 33;   // RTO > rto_max
+    to_min = srtt + var_part + diff + g - 34'(rto_min);
+    to_max = 34'(rto_max) - srtt - var_part - diff - g;
+    below_min = to_min[33];   // RTO < rto_min
+    above_max = to_max[33];   // RTO > rto_max
     y.rto = below_min ? (rto_min > rto_max ? rto_max : rto_min) : above_max ? rto_max
           : 32'(srtt + var_part + diff + g);
     return y;
