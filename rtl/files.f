@@ -13,6 +13,7 @@ rtl/lib/toe_axis_hdr_extract.sv
 rtl/lib/toe_axis_hdr_insert.sv
 rtl/lib/toe_delay.sv
 rtl/lib/toe_sum_tree.sv
+rtl/lib/toe_csa_tree.sv
 rtl/lib/toe_axis_csum.sv
 rtl/lib/toe_axis_csum_stream.sv
 rtl/lib/toe_axis_trim.sv

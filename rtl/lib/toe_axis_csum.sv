@@ -9,8 +9,9 @@
 // Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum` and `sum_ok`;
 // at LATENCY 0 all are combinational in the last beat's cycle (a verdict can ride on that beat's
 // tuser). A beat per cycle at any width and latency (balanced adder tree of DATA_W/16
-// words). The stages LATENCY adds, each a register across the whole beat:
-//   1: the beat's word sum (the tree) is registered before the running sum and the fold;
+// words, toe_csa_tree: carry-save, its two words added by the running sum). The stages
+// LATENCY adds, each a register across the whole beat:
+//   1: the beat's word sum (carry-save) is registered before the running sum and the fold;
 //   2: the beat's words are also registered before the tree (after the byte masks).
 // A stream whose checksum is the verdict on its own last beat goes through LATENCY
 // registers beside it (toe_tcp_rx_parse); a store-and-forward sender keeps the sum apart
@@ -74,22 +75,24 @@ module toe_axis_csum #(
     assign words_staged = words;
   end
 
-  logic [31:0] beat_sum, beat_sum_staged;
-  toe_sum_tree #(.N(DATA_W / 16), .IN_W(16), .OUT_W(32)) u_tree (.terms(words_staged), .sum(beat_sum));
+  // the beat's word sum in carry-save form (two words, no carry chain): the running sum
+  // adds both, so the stage that compresses has no carry chain
+  logic [31:0] beat_s, beat_c, beat_s_staged, beat_c_staged;
+  toe_csa_tree #(.N(DATA_W / 16), .IN_W(16), .OUT_W(32)) u_tree (.terms(words_staged), .sum_s(beat_s), .sum_c(beat_c));
   if (LATENCY >= 1) begin : g_sum_reg
     always_ff @(posedge clk) begin
       tag_sum <= tag_words;
-      beat_sum_staged <= beat_sum;
+      {beat_s_staged, beat_c_staged} <= {beat_s, beat_c};
       if (rst) tag_sum.beat <= 1'b0;
     end
   end else begin : g_sum_wire
     assign tag_sum = tag_words;
-    assign beat_sum_staged = beat_sum;
+    assign {beat_s_staged, beat_c_staged} = {beat_s, beat_c};
   end
 
   // the running sum of the frame
   logic [31:0] acc_reg;
-  wire [31:0] acc_now = (tag_sum.first ? tag_sum.seed : acc_reg) + beat_sum_staged;
+  wire [31:0] acc_now = (tag_sum.first ? tag_sum.seed : acc_reg) + beat_s_staged + beat_c_staged;
   always_ff @(posedge clk) if (tag_sum.beat) acc_reg <= acc_now;
   assign sum = toe_pkg::csum_fold(acc_now);
   assign sum_ok = toe_pkg::csum_verifies(acc_now);
