@@ -966,8 +966,10 @@ module toe_tcp_core
     pre.probes_max = s.retries >= cfg_keepalive_probes;
     pre.data_waiting = data_waiting(s);
     pre.wants_window = wants_window(s);
-    pre.rto_backoff = umin(s.rto << 1, cfg_rto_max_us);
-    pre.at_rto_backoff = now_us + pre.rto_backoff;
+    // the doubled RTO within rto_max (RFC 6298 5.5), and its deadline: both deadlines side
+    // by side, chosen by the compare (the sum behind the choice was a chain in series)
+    pre.rto_backoff = s.rto << 1 < cfg_rto_max_us ? s.rto << 1 : cfg_rto_max_us;
+    pre.at_rto_backoff = s.rto << 1 < cfg_rto_max_us ? now_us + (s.rto << 1) : now_us + cfg_rto_max_us;
     pre.free_una = RING - (tx_app_p - s.snd_una);
     pre.free_ack = RING - (tx_app_p - g.ack);
     pre.space_una = 32'(tx_want) <= pre.free_una;

@@ -59,7 +59,7 @@ module toe_tcp_tx_engine
   output logic                  stat_out_segs
 );
   localparam int unsigned W = DATA_W / 8;
-  localparam int unsigned HDR_TERMS = 14;
+  localparam int unsigned HDR_TERMS = 15;
   localparam int unsigned HDR_SUM_W = 16 + $clog2(HDR_TERMS);   // the header's 16-bit terms, summed unfolded
 
   // ---- issue: header-only commands to their own queue; else start the payload read and
@@ -79,9 +79,12 @@ module toe_tcp_tx_engine
                       offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
   // The checksum's share of the pseudo-header and the header fields, summed once when a
   // command is queued (both queues keep it): the output adds the payload's and folds.
+  // The pseudo-header's TCP length (header, option, payload: below 2^16) is two terms, the
+  // header's bytes and the payload's length: their sum in the tree, not a carry chain in
+  // front of it.
   function automatic logic [HDR_TERMS*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
-    logic [15:0] tcp_len = 16'(TCP_HDR_BYTES) + (c.mss != '0 ? 16'd4 : 16'd0) + c.length;
-    return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP), tcp_len,
+    return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP),
+            16'(TCP_HDR_BYTES) + (c.mss != '0 ? 16'd4 : 16'd0), c.length,
             c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
             {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
   endfunction
