@@ -59,37 +59,57 @@ module toe_tcp_ring_reader
   assign m_axi_rready = 1'b1;
 
   // ---- address side ----
+  // A burst ends at the next BURST_BYTES boundary or at the job's end, whichever is first
+  // (next_burst). The beats to the boundary are kept in a register (a whole burst after
+  // every burst but a job's last), and the credit's tests and next values are each one sum
+  // of registers, side by side, chosen after: the issue (behind the AR handshake) only
+  // chooses. (Computed in series, the boundary, the burst, the credit's compare and its sum
+  // were 3.65 ns into credit_reg at 512 bits, stop 52.)
+  localparam int unsigned CW = $clog2(RBUF) + 1;
+  localparam int unsigned BMAX = burst_beats_max(DATA_W);
   logic ar_busy_reg;
   tcp_ring_job_t ar_job_reg;
   logic [RW-1:0] ar_word_reg;
   logic [16:0] ar_left_reg;
+  logic [16:0] ar_tb_reg;        // beats from ar_word_reg to the next boundary
+  logic pop_reg;                 // a beat left the read buffer last cycle (its credit comes back now)
   logic infl_ready, infl_valid;
   tcp_ring_job_t infl_job;
-  wire [8:0] burst = next_burst(32'(ar_word_reg), ar_left_reg, DATA_W);
+  wire tb_first = ar_tb_reg <= ar_left_reg;            // the burst ends at the boundary
+  wire [8:0] burst = tb_first ? 9'(ar_tb_reg) : 9'(ar_left_reg);
   assign s_job_ready = !ar_busy_reg && infl_ready;
   wire job_take = s_job_valid && s_job_ready;
   // room for the burst in the read buffer: the credit covers the fewer of the beats to the
-  // boundary and the beats left, i.e. one of them (both compared at once, not after the min)
-  wire [16:0] credit = 17'(credit_reg);
-  assign m_axi_arvalid = ar_busy_reg && (credit >= beats_to_boundary(32'(ar_word_reg), DATA_W) || credit >= ar_left_reg);
+  // boundary and the beats left, i.e. one of them (each a sign of a difference)
+  wire [17:0] room_tb = 18'(credit_reg) - 18'(ar_tb_reg);
+  wire [17:0] room_left = 18'(credit_reg) - 18'(ar_left_reg);
+  assign m_axi_arvalid = ar_busy_reg && (!room_tb[17] || !room_left[17]);
   assign m_axi_araddr = ADDR_W'(ar_job_reg.base) + ADDR_W'({ar_word_reg, {OW{1'b0}}});
-  assign m_axi_arlen = 8'(burst - 9'd1);
+  assign m_axi_arlen = tb_first ? 8'(ar_tb_reg - 17'd1) : 8'(ar_left_reg - 17'd1);
+  wire issue = m_axi_arvalid && m_axi_arready;
+  wire [CW-1:0] credit_kept = credit_reg + CW'(pop_reg);
+  wire [CW-1:0] credit_tb = credit_reg + CW'(pop_reg) - CW'(ar_tb_reg);
+  wire [CW-1:0] credit_left = credit_reg + CW'(pop_reg) - CW'(ar_left_reg);
   always_ff @(posedge clk) begin
     if (job_take) begin
       ar_job_reg <= s_job;
       ar_word_reg <= s_job.offset[OW +: RW];
       ar_left_reg <= mem_beats(s_job);
+      ar_tb_reg <= beats_to_boundary(32'(s_job.offset[OW +: RW]), DATA_W);
       ar_busy_reg <= s_job.length != '0;
-    end else if (m_axi_arvalid && m_axi_arready) begin
-      ar_word_reg <= ar_word_reg + RW'(burst);
-      ar_left_reg <= ar_left_reg - 17'(burst);
-      if (17'(burst) == ar_left_reg) ar_busy_reg <= 1'b0;
+    end else if (issue) begin
+      // to the boundary (past it nothing is read when the job ends here)
+      ar_word_reg <= ar_word_reg + RW'(ar_tb_reg);
+      ar_left_reg <= tb_first ? ar_left_reg - ar_tb_reg : '0;
+      ar_tb_reg <= 17'(BMAX);
+      if (!tb_first || ar_tb_reg == ar_left_reg) ar_busy_reg <= 1'b0;
     end
-    credit_reg <= credit_reg - ((m_axi_arvalid && m_axi_arready) ? ($clog2(RBUF)+1)'(burst) : '0)
-                  + ($clog2(RBUF)+1)'(buf_valid && buf_ready);
+    pop_reg <= buf_valid && buf_ready;
+    credit_reg <= !issue ? credit_kept : tb_first ? credit_tb : credit_left;
     if (rst) begin
       ar_busy_reg <= 1'b0;
-      credit_reg <= ($clog2(RBUF)+1)'(RBUF);
+      pop_reg <= 1'b0;
+      credit_reg <= CW'(RBUF);
     end
   end
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(JOBS_AHEAD)) u_inflight (
@@ -149,5 +169,15 @@ module toe_tcp_ring_reader
   // the registered last-beat flag agrees with the beat count it stands for
   always @(posedge clk) if (!rst && state_reg == ST_DATA)
     assert (o_last_reg == (o_left_reg == 17'd1)) else $error("toe_tcp_ring_reader: last-beat flag wrong");
+  // the registered distance to the boundary is next_burst's, and the credit never goes
+  // below 0 (no burst is issued that the read buffer could not take)
+  always @(posedge clk) if (!rst && ar_busy_reg) begin
+    assert (ar_tb_reg == beats_to_boundary(32'(ar_word_reg), DATA_W))
+      else $error("toe_tcp_ring_reader: the beats to the boundary are not the word's");
+    assert (burst == next_burst(32'(ar_word_reg), ar_left_reg, DATA_W))
+      else $error("toe_tcp_ring_reader: the burst differs from next_burst");
+  end
+  always @(posedge clk) if (!rst)
+    assert (credit_reg <= CW'(RBUF)) else $error("toe_tcp_ring_reader: read buffer credit out of range");
 `endif
 endmodule
