@@ -98,15 +98,7 @@ async def jobs_read_their_bytes(dut):
         for s, off, length in jobs:
             while rng.random() < 0.3:
                 await FallingEdge(tb.clk)
-            dut.s_job.value = pack_job(s, base=base[s], offset=off, length=length)
-            dut.s_job_valid.value = 1
-            while True:
-                await ReadOnly()
-                taken = int(dut.s_job_ready.value)
-                await FallingEdge(tb.clk)
-                if taken:
-                    break
-            dut.s_job_valid.value = 0
+            await tb.push("s_job", pack_job(s, base=base[s], offset=off, length=length), limit=100_000)
     cocotb.start_soon(give_jobs())
 
     phase_len = 8000
