@@ -6,7 +6,9 @@
 // a received packet whose checksum field is included verifies when the sum is 16'hFFFF,
 // which `sum_ok` says beside it from the sum before the fold (toe_pkg::csum_verifies, no
 // adder after the running sum's).
-// Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum` and `sum_ok`;
+// Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum`, `sum_wide`
+// (the running sum before the fold: a consumer that registers it folds behind the register,
+// not after the running sum's carry chain) and `sum_ok`;
 // at LATENCY 0 all are combinational in the last beat's cycle (a verdict can ride on that beat's
 // tuser). A beat per cycle at any width and latency (balanced adder tree of DATA_W/16
 // words, toe_csa_tree: carry-save, its two words added by the running sum). The stages
@@ -29,6 +31,7 @@ module toe_axis_csum #(
   input  logic [15:0]         start,    // first byte to include
   input  logic [31:0]         seed,     // added to the sum (any width-32 partial sum)
   output logic [15:0]         sum,
+  output logic [31:0]         sum_wide, // the same before the fold (fold it after a register)
   output logic                sum_ok,   // sum == 16'hFFFF
   output logic                sum_valid
 );
@@ -95,6 +98,7 @@ module toe_axis_csum #(
   wire [31:0] acc_now = (tag_sum.first ? tag_sum.seed : acc_reg) + beat_s_staged + beat_c_staged;
   always_ff @(posedge clk) if (tag_sum.beat) acc_reg <= acc_now;
   assign sum = toe_pkg::csum_fold(acc_now);
+  assign sum_wide = acc_now;
   assign sum_ok = toe_pkg::csum_verifies(acc_now);
   assign sum_valid = tag_sum.beat && tag_sum.last;
 endmodule

@@ -33,7 +33,7 @@ module toe_axis_csum_stream #(
   logic sum_valid;
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(LATENCY)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(s_axis_tvalid),
-    .tlast(s_axis_tlast), .start, .seed, .sum(), .sum_ok(m_sum_ok), .sum_valid
+    .tlast(s_axis_tlast), .start, .seed, .sum(), .sum_wide(), .sum_ok(m_sum_ok), .sum_valid
   );
 
   toe_delay #(.WIDTH(1 + DATA_W + DATA_W/8 + USER_W), .STAGES(LATENCY)) u_delay (

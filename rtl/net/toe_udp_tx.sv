@@ -67,7 +67,7 @@ module toe_udp_tx
   localparam int unsigned CSUM_LATENCY = csum_latency(DATA_W);
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(take), .tlast(s_axis_tlast),
-    .start(16'd0), .seed(32'd0), .sum, .sum_ok(), .sum_valid
+    .start(16'd0), .seed(32'd0), .sum, .sum_wide(), .sum_ok(), .sum_valid
   );
 
   // Payload FIFO and, per committed datagram, its meta and payload sum. A side entry is

@@ -16,14 +16,16 @@
 // data. Data, SYN and FIN segments leave in command order, and so do header-only ones.
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
-// The payload checksum is pipelined (CSUM_LATENCY stages: csum_latency, see
-// toe_axis_csum): each segment's sum joins its command in the header queue's order. The
-// header's share of the checksum is summed when a command is queued; the segment leaves
-// through a register slice. The header's share is queued unfolded (HDR_SUM_W bits): its fold
-// is made with the payload's behind the queues (folded in front of them, it made the
-// command's way into them 12 LUT levels at 512 bits, stop 43), for each of the two
-// sources before the choice between them (behind it, the choice led the sum and its
-// fold into the output: 4.14 ns at 512 bits, stop 51).
+// The header's share of the checksum (pseudo-header and header fields) is summed when a
+// command is queued, unfolded (HDR_SUM_W bits: folded in front of the queues, it made the
+// command's way into them 12 LUT levels at 512 bits, stop 43). A data (SYN, FIN) segment's
+// share seeds its payload's checksum (pipelined, CSUM_LATENCY stages: csum_latency, see
+// toe_axis_csum), whose running sum is registered unfolded and folded into the checksum
+// field behind the register; the fields join their commands in the header queue's order,
+// so nothing is added between the queues and the output (the header's share and the
+// payload's sum added and folded there were three carry chains into the output, 3.62 ns
+// at 512 bits, stop 52). A header-only segment's field is its share, folded at the
+// queue's output. The segment leaves through a register slice.
 module toe_tcp_tx_engine
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -124,21 +126,24 @@ module toe_tcp_tx_engine
   wire pl_take = pl_tvalid && pl_tready;
   assign pend_pop = pl_take && pl_tlast;
 
+  // the TCP checksum field of an unfolded sum (header's share and payload)
+  function automatic logic [15:0] checksum_field(input logic [31:0] sum);
+    return ~csum_fold(sum);
+  endfunction
   localparam int unsigned CSUM_LATENCY = csum_latency(DATA_W);
-  logic [15:0] pl_sum;
+  logic [31:0] pl_sum_wide;   // the header's share and the payload's sum, unfolded
   logic pl_sum_valid;
   toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(CSUM_LATENCY)) u_csum (
     .clk, .rst, .tdata(pl_tdata), .tkeep(pl_tkeep), .beat(pl_take), .tlast(pl_tlast),
-    .start(16'd0), .seed(32'd0), .sum(pl_sum), .sum_ok(), .sum_valid(pl_sum_valid)
+    .start(16'd0), .seed(32'(pend_hdr_sum)), .sum(), .sum_wide(pl_sum_wide), .sum_ok(), .sum_valid(pl_sum_valid)
   );
 
   // ---- store and forward; the command is queued when the payload is complete, and its
-  // payload sum CSUM_LATENCY + 1 cycles later in a queue as deep (never fuller than the
-  // command queue: a sum is pushed after its command and popped with it) ----
+  // checksum field CSUM_LATENCY + 1 cycles later in a queue as deep (never fuller than the
+  // command queue: a field is pushed after its command and popped with it) ----
   logic hdr_ready, hdr_valid, hdr_pop, hsum_ready, hsum_valid;
   tcp_tx_cmd_t hcmd;
-  logic [15:0] hsum;
-  logic [HDR_SUM_W-1:0] hcmd_hdr_sum;
+  logic [15:0] hsum;          // the head segment's checksum field
   logic [DATA_W-1:0] sf_tdata;
   logic [W-1:0] sf_tkeep;
   logic sf_tvalid, sf_tready, sf_tlast, fifo_ready;
@@ -151,23 +156,24 @@ module toe_tcp_tx_engine
     .m_axis_tready(sf_tready), .m_axis_tlast(sf_tlast), .m_axis_tuser(),
     .drop_bad(), .drop_full()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(16)) u_hdr (
-    .clk, .rst, .s_data({pend, pend_hdr_sum}), .s_valid(pend_pop), .s_ready(hdr_ready),
-    .commit(1'b0), .rewind(1'b0), .m_data({hcmd, hcmd_hdr_sum}), .m_valid(hdr_valid), .m_ready(hdr_pop),
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_hdr (
+    .clk, .rst, .s_data(pend), .s_valid(pend_pop), .s_ready(hdr_ready),
+    .commit(1'b0), .rewind(1'b0), .m_data(hcmd), .m_valid(hdr_valid), .m_ready(hdr_pop),
     .uncommitted()
   );
-  // the payload's sum is registered before its queue (the running sum's fold led into the
-  // queue's RAM: 4.03 ns at 512 bits, stop 52), and the queue hands a sum to an empty
-  // output the next cycle (BYPASS): a sum is there when it was before
-  logic [15:0] pl_sum_reg;
+  // the running sum is registered unfolded before its queue and folded behind the register
+  // (the running sum and the fold in one cycle: 4.25 ns at 512 bits), and the queue hands a
+  // field to an empty output the next cycle (BYPASS): a field is there when the sum was
+  // before the register
+  logic [31:0] pl_sum_wide_reg;
   logic pl_sum_valid_reg;
   always_ff @(posedge clk) begin
-    pl_sum_reg <= pl_sum;
+    pl_sum_wide_reg <= pl_sum_wide;
     pl_sum_valid_reg <= pl_sum_valid;
     if (rst) pl_sum_valid_reg <= 1'b0;
   end
   toe_fifo #(.WIDTH(16), .DEPTH(16), .BYPASS(1'b1)) u_hsum (
-    .clk, .rst, .s_data(pl_sum_reg), .s_valid(pl_sum_valid_reg), .s_ready(hsum_ready),
+    .clk, .rst, .s_data(checksum_field(pl_sum_wide_reg)), .s_valid(pl_sum_valid_reg), .s_ready(hsum_ready),
     .commit(1'b0), .rewind(1'b0), .m_data(hsum), .m_valid(hsum_valid), .m_ready(hdr_pop),
     .uncommitted()
   );
@@ -182,10 +188,6 @@ module toe_tcp_tx_engine
   // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
   // the checksum ride on tuser ----
   localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 16;
-  // the TCP checksum field: the header's share and the payload's sum, folded
-  function automatic logic [15:0] tcp_checksum(input logic [HDR_SUM_W-1:0] hdr_sum, input logic [15:0] payload_sum);
-    return ~csum_fold(32'(hdr_sum) + 32'(payload_sum));
-  endfunction
   logic [1:0] arb_tready;
   logic [DATA_W-1:0] ins_tdata;
   logic [W-1:0] ins_tkeep;
@@ -197,7 +199,7 @@ module toe_tcp_tx_engine
     .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
     .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid && hsum_valid}), .s_axis_tready(arb_tready),
     .s_axis_tlast({1'b1, sf_tlast}),
-    .s_axis_tuser({{hof_cmd, tcp_checksum(hof_hdr_sum, 16'd0)}, {hcmd, tcp_checksum(hcmd_hdr_sum, hsum)}}),
+    .s_axis_tuser({{hof_cmd, checksum_field(32'(hof_hdr_sum))}, {hcmd, hsum}}),
     .m_axis_tdata(ins_tdata), .m_axis_tkeep(ins_tkeep), .m_axis_tvalid(ins_valid), .m_axis_tready(ins_ready),
     .m_axis_tlast(ins_last), .m_axis_tuser({seg_cmd, seg_checksum})
   );

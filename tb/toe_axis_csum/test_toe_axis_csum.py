@@ -1,7 +1,7 @@
 """toe_axis_csum: the folded ones'-complement sum of random frames (odd lengths, random
 start offsets and seeds) matches an RFC 1071 reference, and `sum_ok` says whether it is
 0xFFFF (a third of the frames verify, through both forms of the unfolded sum that fold to
-it); `sum_valid` pulses exactly
+it), and `sum_wide` folds to it; `sum_valid` pulses exactly
 LATENCY cycles after each frame's last beat and at no other time, frames back to back
 or with idle cycles between beats."""
 import random
@@ -34,6 +34,9 @@ async def sums(dut):
                 assert now[0] in expected, f"sum_valid in cycle {now[0]}, no frame ended {latency} cycles before"
                 want = expected.pop(now[0])
                 assert int(dut.sum.value) == want
+                wide = int(dut.sum_wide.value)          # the same sum before its fold
+                wide = (wide & 0xFFFF) + (wide >> 16)
+                assert (wide & 0xFFFF) + (wide >> 16) == want, f"sum_wide {int(dut.sum_wide.value):#x} folds to {wide:#x}"
                 assert int(dut.sum_ok.value) == (want == 0xFFFF), f"sum {want:#x}: sum_ok {dut.sum_ok.value}"
                 seen.append(want)
             await FallingEdge(tb.clk)
