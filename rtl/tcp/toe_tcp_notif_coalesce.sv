@@ -137,6 +137,10 @@ module toe_tcp_notif_coalesce
 
   // ---- the held record, given in the order of a connection's life ----
   wire [16:0] piece = held_reg.data > 17'hFFFF ? 17'hFFFF : held_reg.data;
+  // what a piece of 65535 leaves of a length above it (data - 65535 = low 16 bits + 1),
+  // made when the record is taken, so the held record's update has no adder (the
+  // subtraction was 11 LUT levels from held_reg into itself at 512 bits, stop 53)
+  logic [16:0] held_rest_reg;
   always_comb begin
     m_notif = '{session: held_sid_reg, kind: NOTIF_NEW, length: '0, remote_ip: held_reg.remote_ip,
                 remote_port: held_reg.remote_port, local_port: held_reg.local_port};
@@ -161,7 +165,7 @@ module toe_tcp_notif_coalesce
   always_comb begin
     held_next = held_reg;
     if (held_reg.new_p) held_next.new_p = 1'b0;
-    else if (held_reg.data != '0) held_next.data = held_reg.data - piece;
+    else if (held_reg.data != '0) held_next.data = held_reg.data[16] ? held_rest_reg : '0;
     else if (held_reg.space_p) held_next.space_p = 1'b0;
     else if (held_reg.fin_p) held_next.fin_p = 1'b0;
     else held_next.final_p = 1'b0;
@@ -184,11 +188,15 @@ module toe_tcp_notif_coalesce
     else if (q_pop) prefer_out_reg <= 1'b0;
     if (op_reg == OP_OUT) begin
       held_reg <= rd_rec;
+      held_rest_reg <= 17'(rd_rec.data[15:0]) + 17'd1;
       held_sid_reg <= SID_W'(addr_reg);
       held_valid_reg <= 1'b1;
     end
     if (m_valid && m_ready) begin
       held_reg <= held_next;
+      // a piece of 65535 taken from a length above it: the rest's own rest (a rest of
+      // 65536, from 131071, leaves 1)
+      if (!held_reg.new_p && held_reg.data[16]) held_rest_reg <= 17'(held_rest_reg[15:0]) + 17'd1;
       if (!held_more) held_valid_reg <= 1'b0;
     end
     if (rst) begin
@@ -209,6 +217,9 @@ module toe_tcp_notif_coalesce
     in_wait_reg <= s_valid && !s_ready;
     in_prev_reg <= s_notif;
   end
+  // the precomputed rest is the subtraction's
+  always @(posedge clk) if (!rst && held_valid_reg && held_reg.data[16])
+    assert (held_rest_reg == held_reg.data - 17'hFFFF) else $error("toe_tcp_notif_coalesce: DATA rest wrong");
   // held_more is what held_next leaves pending
   always @(posedge clk) if (!rst && held_valid_reg)
     assert (held_more == (held_next.new_p || held_next.data != '0 || held_next.space_p || held_next.fin_p ||

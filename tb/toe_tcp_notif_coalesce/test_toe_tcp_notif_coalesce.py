@@ -29,8 +29,9 @@ def life(rng, sid):
         return [(FAILED, 0, sid, tup)], tup
     out = [(NEW, 0, sid, tup)]
     # at most a ring (64 KiB) of data in a life, as the core guarantees for what it has
-    # not yet told; now and then exactly 64 KiB, which is told in two pieces
-    left = 65536
+    # not yet told; now and then exactly 64 KiB, which is told in two pieces; and now and
+    # then the contract's most, 128 KiB - 1 (three pieces when untold at once)
+    left = 0x1FFFF if rng.random() < 0.1 else 65536
     for _ in range(rng.randrange(0, 60)):
         n = min(left, rng.randrange(1, 3000))
         if n:
