@@ -76,7 +76,6 @@ module toe_tcp_ring_reader
   logic infl_ready, infl_valid;
   tcp_ring_job_t infl_job;
   wire tb_first = ar_tb_reg <= ar_left_reg;            // the burst ends at the boundary
-  wire [8:0] burst = tb_first ? 9'(ar_tb_reg) : 9'(ar_left_reg);
   assign s_job_ready = !ar_busy_reg && infl_ready;
   wire job_take = s_job_valid && s_job_ready;
   // room for the burst in the read buffer: the credit covers the fewer of the beats to the
@@ -171,6 +170,7 @@ module toe_tcp_ring_reader
     assert (o_last_reg == (o_left_reg == 17'd1)) else $error("toe_tcp_ring_reader: last-beat flag wrong");
   // the registered distance to the boundary is next_burst's, and the credit never goes
   // below 0 (no burst is issued that the read buffer could not take)
+  wire [8:0] burst = tb_first ? 9'(ar_tb_reg) : 9'(ar_left_reg);
   always @(posedge clk) if (!rst && ar_busy_reg) begin
     assert (ar_tb_reg == beats_to_boundary(32'(ar_word_reg), DATA_W))
       else $error("toe_tcp_ring_reader: the beats to the boundary are not the word's");
