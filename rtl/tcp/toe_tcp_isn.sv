@@ -9,10 +9,11 @@
 // Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 17 cycles later
 // and `isn` holds until the next answer. The tuple and M are sampled in the request's cycle:
 // while idle the unit loads them every cycle, and the request only sets busy, so a late
-// request (an issue decided behind deep logic) drives one flip-flop, not the hash's state. Half a SipRound per
-// cycle (one 64-bit add on each of two lanes: a whole round is two dependent adds, 4.6 ns
-// in the cell-delay model, past 322 MHz): 2 compression rounds per 8-byte block, two
-// blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in a cycle of its own.
+// request (an issue decided behind deep logic) drives one flip-flop, not the hash's state.
+// Half a SipRound per cycle (one 64-bit add on each of two lanes: a whole round is two
+// dependent adds, 4.6 ns in the cell-delay model, past 322 MHz): 2 compression rounds per
+// 8-byte block, two blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in
+// a cycle of its own.
 module toe_tcp_isn (
   input  logic          clk,
   input  logic          rst,
