@@ -2308,6 +2308,15 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && post_valid_reg)
     assert (post_adv_edge_reg == adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg))
       else $error("toe_tcp_core: session %0d advertised edge computed with the step differs from the finish's", post_sid_reg);
+  // the advertised edge's sums are exact in ring width (toe_tcp_pkg::neg_in_ring): the
+  // unread bytes and the advertised edge stay within the ring, the window within MAX_WIN
+  // (RCV.ADV may trail RCV.NXT by the FIN's one)
+  always @(posedge clk) if (!rst && post_valid_reg && post_sess_reg.state != FREE && post_sess_reg.state != SYN_SENT &&
+                            post_sess_reg.state != CLOSED)
+    assert (post_sess_reg.rcv_nxt - post_rx_read_reg <= RING && post_sess_reg.rcv_adv - post_rx_read_reg + 1 <= RING + 1 &&
+            post_sess_reg.rcv_adv - post_sess_reg.rcv_nxt + 1 <= MAX_WIN + 1)
+      else $error("toe_tcp_core: session %0d RCV.NXT %0d, RCV.ADV %0d, RX_READ %0d outside the ring's distances",
+                  post_sid_reg, post_sess_reg.rcv_nxt, post_sess_reg.rcv_adv, post_rx_read_reg);
   // the advertised right edge never moves left within a connection
   always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))

@@ -214,6 +214,15 @@ package toe_tcp_pkg;
   // expression), where a compare of a difference with another value is two in series. Exact
   // when the true value lies in [-2^31, 2^31).
   function automatic logic neg(input logic [31:0] x); return x[31]; endfunction
+  // The sign of a sum whose true value lies in [-2 R, 2 R), R = max(ring, 65536) (ring a
+  // power of two): bit log2(R) + 1 (bit 31 from R = 2^30 on). A receive ring's sequence
+  // distances and windows are such values; with `ring` a constant only the low bits are
+  // summed, a carry chain of 18 bits instead of 32 for rings up to 64 KiB.
+  function automatic logic neg_in_ring(input logic [31:0] x, input logic [31:0] ring);
+    logic sign = x[17];
+    for (int b = 17; b < 31; b++) if (ring >= 32'(1) << b) sign = x[b + 1];
+    return sign;
+  endfunction
   // a <= b as the equality beside the difference's sign (not $signed(a - b) <= 0, which
   // synthesis made a second carry chain behind the difference's: 0.56 ns in front of the
   // slow path's pre stage at 512 bits, stop 51)

@@ -245,6 +245,11 @@ package toe_tcp_rules_pkg;
   // chains were in series: the fast path's advertised edge, 4.31 ns at 512 bits and 6.33
   // ns at 64 bits behind the read pointer's LUT RAM, stop 51; the function alone between
   // registers, 3.56 -> 2.74 ns in the cell-delay model.)
+  // The inputs keep the receiver's distances: RCV.NXT - rx_read in [0, ring], RCV.ADV -
+  // rx_read in [-1, ring] and RCV.ADV - RCV.NXT in [-ring/2 - 2, max_win] (the core's
+  // SVA checks tighter ones), so each test's sum is summed in ring width (neg_in_ring: 18
+  // bits up to 64 KiB instead of 32; 3.40 -> 3.06 ns for the fast path's two calls behind
+  // a record's 3:1 read choice, alone).
   // the two candidates for the edge and which one is nearer
   typedef struct packed {
     logic [31:0] ring;       // rx_read + ring_bytes: the ring's end
@@ -255,19 +260,19 @@ package toe_tcp_rules_pkg;
     adv_edges_t e;
     e.ring = rx_read + ring_bytes;
     e.win = rcv_nxt + max_win;
-    e.win_caps = neg(32'(1) + max_win - ring_bytes + rcv_nxt + ~rx_read);   // win - ring < 0
+    e.win_caps = neg_in_ring(32'(1) + max_win - ring_bytes + rcv_nxt + ~rx_read, ring_bytes);  // win - ring < 0
     return e;
   endfunction
   function automatic logic adv_edge_moves(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
                                           input logic [15:0] mss, input logic dup,
                                           input logic [31:0] ring_bytes, max_win);
     logic ring_ahead, win_ahead, ring_half, ring_mss, win_half, win_mss;
-    ring_ahead = neg(32'(1) - ring_bytes + rcv_adv + ~rx_read);                        // RCV.ADV < ring
-    win_ahead = neg(32'(1) - max_win + ~rcv_nxt + rcv_adv);                            // RCV.ADV < win
-    ring_half = !neg(32'(1) + ring_bytes - (ring_bytes >> 1) + rx_read + ~rcv_adv);    // ring - RCV.ADV >= ring/2
-    ring_mss = !neg(32'(2) + ring_bytes + rx_read + ~32'(mss) + ~rcv_adv);             // ring - RCV.ADV >= MSS
-    win_half = !neg(32'(1) + max_win - (ring_bytes >> 1) + rcv_nxt + ~rcv_adv);        // win - RCV.ADV >= ring/2
-    win_mss = !neg(32'(2) + max_win + rcv_nxt + ~32'(mss) + ~rcv_adv);                 // win - RCV.ADV >= MSS
+    ring_ahead = neg_in_ring(32'(1) - ring_bytes + rcv_adv + ~rx_read, ring_bytes);                      // RCV.ADV < ring
+    win_ahead = neg_in_ring(32'(1) - max_win + ~rcv_nxt + rcv_adv, ring_bytes);                          // RCV.ADV < win
+    ring_half = !neg_in_ring(32'(1) + ring_bytes - (ring_bytes >> 1) + rx_read + ~rcv_adv, ring_bytes);  // ring - RCV.ADV >= ring/2
+    ring_mss = !neg_in_ring(32'(2) + ring_bytes + rx_read + ~32'(mss) + ~rcv_adv, ring_bytes);           // ring - RCV.ADV >= MSS
+    win_half = !neg_in_ring(32'(1) + max_win - (ring_bytes >> 1) + rcv_nxt + ~rcv_adv, ring_bytes);      // win - RCV.ADV >= ring/2
+    win_mss = !neg_in_ring(32'(2) + max_win + rcv_nxt + ~32'(mss) + ~rcv_adv, ring_bytes);               // win - RCV.ADV >= MSS
     return !dup && ring_ahead && win_ahead && (ring_half || ring_mss) && (win_half || win_mss);
   endfunction
   // adv_edge_moves says whether the edge moves: exactly when adv_edge differs from rcv_adv
