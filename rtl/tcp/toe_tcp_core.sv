@@ -842,7 +842,7 @@ module toe_tcp_core
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
     mss_t        peer;                 // the peer's MSS option, clamped (peer_mss)
     logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
-    reasm_rel_t  reasm_rel;            // reasm_place's compares (the first half)
+    reasm_rel_t  reasm_cmp;            // reasm_place's compares (reasm_cmp: relations not derived)
     logic        in_order, ooo_ahead, fin_at_nxt;
     logic        past_adv;             // the segment ends past the window
     logic        seg_short;            // SEG.LEN < MSS
@@ -957,8 +957,8 @@ module toe_tcp_core
     pre.reasm_hi = seg_past_adv ? s.rcv_adv : seg_end_reg;
     // reasm_place's compares, for either end the segment can have (both at once, then the
     // one reasm_hi takes), so no compare waits for reasm_hi
-    pre.reasm_rel = seg_past_adv ? reasm_rel(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
-                                 : reasm_rel(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
+    pre.reasm_cmp = seg_past_adv ? reasm_cmp(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
+                                 : reasm_cmp(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
     pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && !wnd_diff[31] &&
                    s.rcv_adv != s.rcv_nxt;
     pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && seq_in_window(g.seq, s.rcv_nxt, s.rcv_adv);
@@ -1015,8 +1015,9 @@ module toe_tcp_core
   end
   always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
   // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
-  // out-of-order intervals (reasm_place: its compares in the pre stage, reasm_rel; the
-  // choice on them here, reasm_merge) and what follows from it. ack_at_once and
+  // out-of-order intervals (reasm_place: its compares in the pre stage, reasm_cmp; the
+  // relations on them and the choice here, reasm_derive and reasm_merge) and what follows
+  // from it. ack_at_once and
   // fin_at_reasm hold for an in-order segment (pre.in_order), the only case that reads
   // them, and are taken from the pre stage's bits, not from the run's ends: in order the
   // run starts at RCV.NXT and is not empty, and every stored interval lies past RCV.NXT. So
@@ -1033,11 +1034,12 @@ module toe_tcp_core
   } place_t;
   place_t place, place_reg;
   always_comb begin
-    place.reasm = reasm_merge(pre_reg.reasm_rel, s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
-    place.ack_at_once = !pre_reg.at_rcv_nxt || pre_reg.past_adv || pre_reg.reasm_rel.right != '0 ||
-                        pre_reg.seg_short;
+    reasm_rel_t rel;
+    rel = reasm_derive(pre_reg.reasm_cmp);
+    place.reasm = reasm_merge(rel, s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
+    place.ack_at_once = !pre_reg.at_rcv_nxt || pre_reg.past_adv || rel.right != '0 || pre_reg.seg_short;
     place.ooo_store = pre_reg.ooo_ahead && place.reasm.store;
-    place.fin_at_reasm = pre_reg.reasm_rel.right != '0 ? pre_reg.ooo0_at_end : !pre_reg.past_adv;
+    place.fin_at_reasm = rel.right != '0 ? pre_reg.ooo0_at_end : !pre_reg.past_adv;
   end
   always_ff @(posedge clk) if (state_reg == ST_PRE2) place_reg <= place;
   // the engines' values the executing event uses (the post stage passes them on)
