@@ -213,7 +213,6 @@ module toe_tcp_core
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam logic [31:0] RING = 32'(RING_BYTES);
-  localparam int unsigned SPACE_W = $clog2(RING_BYTES) + 2;  // signed TX ring space tests, -2 RING .. 2 RING - 1
   localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
   // delayed-ACK times an ACK may wait beyond the first for the session's data in the send
   // queue (which carries it): at most (1 + DACK_DEFERS) x cfg_delack_us in all
@@ -818,6 +817,13 @@ module toe_tcp_core
   endfunction
   // a read opened the window by a step: the edge moves (RCV.NXT unchanged, so a hole's
   // duplicate ACK is what keeps it)
+  // the window an edge gives, pos(edge - RCV.NXT), is below half the ring: the sign of one
+  // sum in ring width (a negative window is below it too; the window, its clamp and a
+  // compare were two carry chains in series: 3.82 ns into the pre stage at 512 bits, stop
+  // 52, and 3.40 ns into the read engine's wake bit, stop 54)
+  function automatic logic wnd_below_half(input logic [31:0] edge_seq, rcv_nxt);
+    return neg_in_ring(32'(1) - (RING >> 1) + edge_seq + ~rcv_nxt, RING);
+  endfunction
   function automatic logic read_moves_edge(input sess_t x, input logic [31:0] rd);
     return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on, RING, MAX_WIN);
   endfunction
@@ -928,7 +934,6 @@ module toe_tcp_core
   wire seg_past_adv = seq_lt(s.rcv_adv, seg_end_reg);   // the segment ends past the window
   always_comb begin
     logic [31:0] tx_app_p, rx_read_p, wnd_diff;
-    logic [SPACE_W-1:0] left_una, left_ack;   // free space less TX_WANT
     tx_app_p = txreq_rd_tx_app;
     rx_read_p = rxread_rd_rx_read;
     pre.found = found_now;
@@ -968,10 +973,8 @@ module toe_tcp_core
     pre.past_adv = seg_past_adv;
     pre.seg_short = g.length < s.mss;
     pre.ooo0_at_end = s.ooo[0].hi == seg_end_reg;
-    // RCV.WND < ring/2 as the sign of one sum of the edges and the constant, in ring width
-    // (a negative window is below it too; the window, then a compare with it, were two
-    // chains in series into the pre stage: 3.82 ns at 512 bits, stop 52)
-    pre.rd_wake_ack = neg_in_ring(32'(1) - (RING >> 1) + s.rcv_adv + ~s.rcv_nxt, RING) &&
+    // RCV.WND < ring/2 (wnd_below_half)
+    pre.rd_wake_ack = wnd_below_half(s.rcv_adv, s.rcv_nxt) &&
                       read_moves_edge(s, rx_read_p);
     pre.tmr_due = seq_le(s.tmr_at, now_us);
     pre.dack_due = seq_le(s.dack_at, now_us);
@@ -984,18 +987,13 @@ module toe_tcp_core
     // by side, chosen by the compare (the sum behind the choice was a chain in series)
     pre.rto_backoff = s.rto << 1 < cfg_rto_max_us ? s.rto << 1 : cfg_rto_max_us;
     pre.at_rto_backoff = s.rto << 1 < cfg_rto_max_us ? now_us + (s.rto << 1) : now_us + cfg_rto_max_us;
-    // The free TX space, RING - (TX_APP - SND.UNA), and TX_WANT <= it as the sign of one
-    // sum, constants first, in SPACE_W bits: the ring's occupancy is -1 (a FIN acked) to
-    // RING and TX_WANT at most RING, so the narrow sums are exact. (The difference, the
-    // space and the compare in series, behind TX_APP's forwarding, were 3.61 ns into the
-    // pre stage at 512 bits, stop 53.) Likewise with SEG.ACK, used when it is new (then
-    // SND.UNA < SEG.ACK <= SND.MAX <= TX_APP + 1).
-    pre.free_una = 32'(SPACE_W'(RING + 32'd1 + s.snd_una + ~tx_app_p));
-    pre.free_ack = 32'(SPACE_W'(RING + 32'd1 + g.ack + ~tx_app_p));
-    left_una = SPACE_W'(RING + 32'd2 + s.snd_una + ~tx_app_p + ~32'(tx_want));
-    left_ack = SPACE_W'(RING + 32'd2 + g.ack + ~tx_app_p + ~32'(tx_want));
-    pre.space_una = !left_una[SPACE_W-1];
-    pre.space_ack = !left_ack[SPACE_W-1];
+    // the free TX space and TX_WANT's fit (toe_tcp_pkg::tx_ring_free / tx_ring_fits, the
+    // request engine's rule), with SND.UNA and with SEG.ACK, which is used when it is new
+    // (then SND.UNA < SEG.ACK <= SND.MAX <= TX_APP + 1)
+    pre.free_una = tx_ring_free(s.snd_una, tx_app_p, RING);
+    pre.free_ack = tx_ring_free(g.ack, tx_app_p, RING);
+    pre.space_una = tx_ring_fits(s.snd_una, tx_app_p, 32'(tx_want), RING);
+    pre.space_ack = tx_ring_fits(g.ack, tx_app_p, 32'(tx_want), RING);
     pre.rx_quiet = rx_read_p == rxread_rd_rx_req;
     pre.read_all = rx_read_p == rxd_rd_rx_done;
     pre.rx_readable = rxread_rd_readable;
@@ -1970,11 +1968,9 @@ module toe_tcp_core
   logic adv_moves;
   wire [31:0] adv_wnd_kept = pos(sent_sess_reg.rcv_adv - sent_sess_reg.rcv_nxt);
   wire [31:0] adv_wnd_moved = pos(post_adv_edge_reg - sent_sess_reg.rcv_nxt);
-  // either window below half the ring: the sign of one sum in ring width each (a negative
-  // window is below it too; the window, its clamp and a compare were two carry chains in
-  // series into the read engine's wake bit, 3.40 ns at 512 bits, stop 54)
-  wire adv_kept_below_half = neg_in_ring(32'(1) - (RING >> 1) + sent_sess_reg.rcv_adv + ~sent_sess_reg.rcv_nxt, RING);
-  wire adv_moved_below_half = neg_in_ring(32'(1) - (RING >> 1) + post_adv_edge_reg + ~sent_sess_reg.rcv_nxt, RING);
+  // either window below half the ring (wnd_below_half), side by side
+  wire adv_kept_below_half = wnd_below_half(sent_sess_reg.rcv_adv, sent_sess_reg.rcv_nxt);
+  wire adv_moved_below_half = wnd_below_half(post_adv_edge_reg, sent_sess_reg.rcv_nxt);
   // ---- the finish (every event): idle timer, ACK, advertised edge, segment command,
   // record write ----
   always_comb begin
@@ -2270,7 +2266,7 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && state_reg == ST_PRE && found_now && is_estab(s.state)) begin
     assert (pre.free_una == RING - (pre.tx_app - s.snd_una) && pre.space_una == (32'(tx_want) <= pre.free_una))
       else $error("toe_tcp_core: session %0d TX space with SND.UNA differs from its difference", sid_reg);
-    assert (neg_in_ring(32'(1) - (RING >> 1) + s.rcv_adv + ~s.rcv_nxt, RING) == (pos(s.rcv_adv - s.rcv_nxt) < (RING >> 1)))
+    assert (wnd_below_half(s.rcv_adv, s.rcv_nxt) == (pos(s.rcv_adv - s.rcv_nxt) < (RING >> 1)))
       else $error("toe_tcp_core: session %0d RCV.WND below half the ring differs from its compare", sid_reg);
     if (pre.ack_kind == ACK_NEW)
       assert (pre.free_ack == RING - (pre.tx_app - g.ack) && pre.space_ack == (32'(tx_want) <= pre.free_ack))

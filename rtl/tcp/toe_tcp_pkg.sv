@@ -223,6 +223,21 @@ package toe_tcp_pkg;
     for (int b = 17; b < 31; b++) if (ring >= 32'(1) << b) sign = x[b + 1];
     return sign;
   endfunction
+  // The TX ring's free space, ring - (TX_APP - SND.UNA), and the space left after `want`
+  // bytes, each one sum with the constants first; `want` fits when what is left is not
+  // negative (one sign in ring width). Exact for an occupancy TX_APP - SND.UNA of -1 (a FIN
+  // acked) to ring and want <= max(ring, 65535): the core's pre stage and the TX request
+  // engine test the same rule with these (the difference, the space and a compare in series
+  // were 3.61 ns into the pre stage at 512 bits, stop 53).
+  function automatic logic [31:0] tx_ring_free(input logic [31:0] snd_una, tx_app, ring);
+    return (ring + 32'd1 + snd_una + ~tx_app) & ((ring << 1) - 32'd1);   // 0 .. ring + 1: ring-width bits
+  endfunction
+  function automatic logic [31:0] tx_ring_left(input logic [31:0] snd_una, tx_app, want, ring);
+    return ring + 32'd2 + snd_una + ~tx_app + ~want;
+  endfunction
+  function automatic logic tx_ring_fits(input logic [31:0] snd_una, tx_app, want, ring);
+    return !neg_in_ring(tx_ring_left(snd_una, tx_app, want, ring), ring);
+  endfunction
   // a <= b as the equality beside the difference's sign (not $signed(a - b) <= 0, which
   // synthesis made a second carry chain behind the difference's: 0.56 ns in front of the
   // slow path's pre stage at 512 bits, stop 51)

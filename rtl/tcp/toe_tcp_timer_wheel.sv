@@ -162,8 +162,8 @@ module toe_tcp_timer_wheel #(
   logic occ_here_reg;
   wire take_arm = state_reg == ST_IDLE && arm_valid && (arm_turn_reg || !(behind && fq_ready));
   wire empty_here = !far_behind && !occ_here_reg;
-  wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && empty_here && run_ok_reg;
-  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && !empty_here && fq_ready && run_ok_reg;
+  wire skip_empty = state_reg == ST_IDLE && !take_arm && behind && empty_here;
+  wire start_visit = state_reg == ST_IDLE && !take_arm && behind && !empty_here && fq_ready;
   wire stays = state_reg == ST_IDLE && !skip_empty && !start_visit;
   assign arm_ready = take_arm;
   wire popped_due = state_reg == ST_POP && !us_lt(now_us, at_q);   // at <= now

@@ -137,13 +137,11 @@ module toe_tcp_tx_req
   // the written fields): TX_WANT stays (not cleared by the core) and fits the TX ring's
   // free space with SND.UNA as the core read it.
   wire want_cleared = st_clear_want_reg && st_rec_reg.tx_want == st_want_seen_reg;
-  // The free space and its tests are single sums, constants first and differences as sums
-  // with the complement, and a test is the sign in ring width (toe_tcp_pkg::neg_in_ring):
-  // the ring's occupancy TX_APP - SND.UNA is -1 (a FIN acked) to RING, TX_WANT and L at
-  // most 65535 (with the space, then L's difference and its compare in series: 3.19 ns
-  // into the answer at 512 bits, stop 54).
+  // The free space, the space after L and the fits are toe_tcp_pkg's tx_ring_* rule (the
+  // core's too): single sums, not the space, then L's difference and its compare in series
+  // (3.19 ns into the answer at 512 bits, stop 54).
   wire want_fits = st_rec_reg.tx_want != '0 &&
-                   !neg_in_ring(RING + 32'd2 + st_snd_una_reg + ~32'(st_rec_reg.tx_want) + ~st_rec_reg.tx_app, RING);
+                   tx_ring_fits(st_snd_una_reg, st_rec_reg.tx_app, 32'(st_rec_reg.tx_want), RING);
   always_comb begin
     wr_en = st_valid_reg;
     wr_sid = st_sid_reg;
@@ -151,8 +149,8 @@ module toe_tcp_tx_req
     push_wake = 1'b0;
     push_rsp = st_req;
     push_job = 1'b0;
-    avail = RING + 32'd1 + st_rec_reg.snd_una + ~st_rec_reg.tx_app;
-    avail_after = RING + 32'd2 + st_rec_reg.snd_una + ~st_rec_reg.tx_app + ~32'(st_len_reg);
+    avail = tx_ring_free(st_rec_reg.snd_una, st_rec_reg.tx_app, RING);
+    avail_after = tx_ring_left(st_rec_reg.snd_una, st_rec_reg.tx_app, 32'(st_len_reg), RING);
     rsp = '{session: SID_W'(st_sid_reg), status: TX_NOT_CONNECTED, space: '0};
     job = '{session: SID_W'(st_sid_reg), tag: 3'd0, base: ring_base(cfg_mem_base, SID_W'(st_sid_reg), 1'b1, RING_BYTES),
             offset: st_rec_reg.tx_app, length: 17'(st_len_reg), skip: '0, reassembled: '0};
@@ -168,8 +166,8 @@ module toe_tcp_tx_req
       end else push_wake = !(st_rec_reg.queued && !st_woken_reg) &&
                            ((st_rec_reg.sendable && !st_sendable_reg) || (st_sendable_reg && !want_cleared && want_fits));
     end else if (st_req && st_rec_reg.sendable) begin
-      // L > avail: avail - L below 0 (one sum beside avail's)
-      if (st_len_reg == '0 || neg_in_ring(avail_after, RING)) begin
+      // L > avail (one sum beside avail's)
+      if (st_len_reg == '0 || !tx_ring_fits(st_rec_reg.snd_una, st_rec_reg.tx_app, 32'(st_len_reg), RING)) begin
         rsp.status = TX_NO_SPACE;
         rsp.space = 17'(avail);
         // NOTIF_TX_SPACE once that much is free (a request above the ring: when it is empty)
@@ -233,7 +231,7 @@ module toe_tcp_tx_req
   // occupancy of -1 .. RING
   always @(posedge clk) if (!rst && st_req && st_rec_reg.sendable)
     assert (st_rec_reg.tx_app - st_rec_reg.snd_una + 1 <= RING + 1 && avail == RING - (st_rec_reg.tx_app - st_rec_reg.snd_una) &&
-            neg_in_ring(avail_after, RING) == (32'(st_len_reg) > avail))
+            !tx_ring_fits(st_rec_reg.snd_una, st_rec_reg.tx_app, 32'(st_len_reg), RING) == (32'(st_len_reg) > avail))
       else $error("toe_tcp_tx_req: session %0d TX space test differs from its compare", st_sid_reg);
   // a session is queued at most once, so the wake queue never overflows
   always @(posedge clk) if (!rst && push_wake) assert (wake_q_ready) else $error("toe_tcp_tx_req: wake queue overflow");
