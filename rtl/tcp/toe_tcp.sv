@@ -226,18 +226,37 @@ module toe_tcp
     tab_req_session = core_tab_req_session;
   end
 
+  // One ISN unit (RFC 6528) for both kinds of open, like the table: the core's active
+  // opens first (tag 1), the lookup's SYNs (tag 0) when the core does not ask.
+  logic isn_ready, isn_done, isn_done_core;
+  logic [31:0] isn_value;
+  logic core_isn_req_valid, lk_isn_req_valid;
+  logic [15:0] core_isn_lport, lk_isn_lport, core_isn_rport, lk_isn_rport;
+  logic [31:0] core_isn_rip, lk_isn_rip;
+  toe_tcp_isn u_isn (
+    .clk, .rst, .now_us(now_us_reg), .key(cfg_isn_key),
+    .req_valid(core_isn_req_valid || lk_isn_req_valid), .req_ready(isn_ready), .req_tag(core_isn_req_valid),
+    .local_ip(cfg_ip), .local_port(core_isn_req_valid ? core_isn_lport : lk_isn_lport),
+    .remote_ip(core_isn_req_valid ? core_isn_rip : lk_isn_rip),
+    .remote_port(core_isn_req_valid ? core_isn_rport : lk_isn_rport),
+    .rsp_valid(isn_done), .rsp_tag(isn_done_core), .isn(isn_value)
+  );
+
   logic [SID_W:0] half_open;
   logic seg_lk_valid, seg_lk_ready, seg_isn_valid, seg_isn_ready;
   tcp_seg_lk_t seg_lk;
   logic [31:0] seg_isn;
   toe_tcp_seg_lookup #(.MAX_SESSIONS(MAX_SESSIONS)) u_lookup (
-    .clk, .rst, .now_us(now_us_reg), .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
+    .clk, .rst, .cfg_drop_synfin,
     .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
     .half_open, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .tab_req_valid(lk_tab_req_valid), .tab_req_ready(tab_req_ready && !core_tab_req_valid),
     .tab_req_alloc(lk_tab_req_alloc), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP),
     .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_listening,
     .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk),
+    .isn_req_valid(lk_isn_req_valid), .isn_req_ready(isn_ready && !core_isn_req_valid),
+    .isn_req_local_port(lk_isn_lport), .isn_req_remote_ip(lk_isn_rip), .isn_req_remote_port(lk_isn_rport),
+    .isn_rsp_valid(isn_done && !isn_done_core), .isn_rsp(isn_value),
     .m_isn_valid(seg_isn_valid), .m_isn_ready(seg_isn_ready), .m_isn(seg_isn)
   );
 
@@ -321,10 +340,13 @@ module toe_tcp
     .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_fin_wait_2_us, .cfg_keepalive_idle_us,
     .cfg_keepalive_intvl_us, .cfg_keepalive_probes,
     .cfg_synrcvd_retries, .cfg_rto_init_us, .cfg_rto_min_us,
-    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_isn_key, .cfg_local_ip(cfg_ip), .cfg_drop_synfin,
+    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_drop_synfin,
     .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
     .s_seg_valid(seg_lk_valid), .s_seg_ready(seg_lk_ready), .s_seg(seg_lk),
     .s_isn_valid(seg_isn_valid), .s_isn_ready(seg_isn_ready), .s_isn(seg_isn),
+    .isn_req_valid(core_isn_req_valid), .isn_req_ready(isn_ready), .isn_req_local_port(core_isn_lport),
+    .isn_req_remote_ip(core_isn_rip), .isn_req_remote_port(core_isn_rport),
+    .isn_rsp_valid(isn_done && isn_done_core), .isn_rsp(isn_value),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
     .tab_req_valid(core_tab_req_valid), .tab_req_ready, .tab_req_op(core_tab_req_op),
     .tab_req_remote_ip(core_tab_req_remote_ip), .tab_req_remote_port(core_tab_req_remote_port),

@@ -81,8 +81,6 @@ module toe_tcp_core
   input  logic [3:0]    cfg_synrcvd_retries,  // SYN-ACK retransmissions before a half-open one is dropped
   input  logic [31:0]   cfg_delack_us,
   input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
-  input  logic [127:0]  cfg_isn_key,       // RFC 6528 ISN key (SipHash-2-4, toe_tcp_isn): active opens
-  input  logic [31:0]   cfg_local_ip,      // our address: part of the tuple the ISN hashes
   input  logic          cfg_drop_synfin,   // drop SYN+FIN in LISTEN and SYN-SENT (else: a SYN)
   input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
   input  logic          cfg_rfc5961_syn,   // 1: challenge ACK for a SYN in a synchronized state
@@ -96,6 +94,15 @@ module toe_tcp_core
   input  logic          s_isn_valid,
   output logic          s_isn_ready,
   input  logic [31:0]   s_isn,
+  // an active open's ISN, from the ISN unit (toe_tcp_isn, shared with the lookup's SYNs and
+  // serving the core first): asked for the open's tuple once the table gave its local port
+  output logic          isn_req_valid,
+  input  logic          isn_req_ready,
+  output logic [15:0]   isn_req_local_port,
+  output logic [31:0]   isn_req_remote_ip,
+  output logic [15:0]   isn_req_remote_port,
+  input  logic          isn_rsp_valid,
+  input  logic [31:0]   isn_rsp,
   output logic          m_steer_valid,     // one per segment: 1 = payload goes to the RX writer
   input  logic          m_steer_ready,
   output logic          m_steer_accept,
@@ -739,18 +746,16 @@ module toe_tcp_core
   logic [31:0] seq_post;
   logic [15:0] len_post;
 
-  // ISN of a new session. A passive open's comes with its SYN (toe_tcp_seg_lookup hashed
-  // it from the SYN's issue on: s_isn; the slow path waits for it in ST_PRE2 when the
-  // hash is not done yet). An active open's is hashed here after the session-table answer
-  // (the open learns its local port there), in ST_ISN_REQ and ST_ISN_WAIT.
-  logic isn_req_ready, isn_rsp_valid;
+  // ISN of a new session. A passive open's comes with its SYN (toe_tcp_seg_lookup had it
+  // hashed from the SYN's issue on: s_isn; the slow path waits for it in ST_PRE2 when the
+  // hash is not done yet). An active open's is asked for after the session-table answer
+  // (the open learns its local port there), in ST_ISN_REQ, and kept as it comes
+  // (ST_ISN_WAIT).
   logic [31:0] open_isn;
-  toe_tcp_isn u_isn (
-    .clk, .rst, .now_us, .key(cfg_isn_key),
-    .req_valid(state_reg == ST_ISN_REQ), .req_ready(isn_req_ready),
-    .local_ip(cfg_local_ip), .local_port(tab_lport_reg), .remote_ip(open_reg.remote_ip),
-    .remote_port(open_reg.remote_port), .rsp_valid(isn_rsp_valid), .isn(open_isn)
-  );
+  assign isn_req_valid = state_reg == ST_ISN_REQ;
+  assign isn_req_local_port = tab_lport_reg;
+  assign isn_req_remote_ip = open_reg.remote_ip;
+  assign isn_req_remote_port = open_reg.remote_port;
   logic isn_asked_reg;   // the event is a segment with an ISN hashed for it (s_isn's head)
   wire [31:0] isn = ev_reg == EV_OPEN ? open_isn : s_isn;
   assign s_isn_ready = state_reg == ST_TAIL && ev_reg == EV_SEG && isn_asked_reg;
@@ -2184,7 +2189,10 @@ module toe_tcp_core
       end
       ST_OPEN_READ: state_reg <= ST_PRE;   // the refused open's record, read here, is in ST_PRE
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
-      ST_ISN_WAIT: if (isn_rsp_valid) state_reg <= ST_PRE;
+      ST_ISN_WAIT: if (isn_rsp_valid) begin
+        open_isn <= isn_rsp;
+        state_reg <= ST_PRE;
+      end
       // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC after
       // ST_PRE2, its tail in ST_TAIL
       ST_PRE: state_reg <= fast ? ST_IDLE : ST_PRE2;
@@ -2378,6 +2386,8 @@ module toe_tcp_core
   // for one, and asking hashed it); such a segment takes the slow path, whose tail takes
   // the ISN, and its step runs only once the ISN is there
   always @(posedge clk) if (!rst && state_reg != ST_IDLE && state_reg != ST_INIT && ev_reg == EV_SEG) begin
+    assert (!isn_rsp_valid || state_reg == ST_ISN_WAIT)
+      else $error("toe_tcp_core: an active open's ISN outside ST_ISN_WAIT");
     assert (!new_reg || isn_asked_reg) else $error("toe_tcp_core: session %0d new without an ISN", sid_reg);
     assert (!(state_reg == ST_PRE && isn_asked_reg && fast))
       else $error("toe_tcp_core: session %0d: a segment with an ISN took the fast path", sid_reg);

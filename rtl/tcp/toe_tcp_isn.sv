@@ -7,25 +7,31 @@
 // and M = the microsecond clock divided by 4, kept modulo 2^32 (the 32-bit `now_us` wraps
 // every 71.6 minutes; the two bits above it are counted here, so M never jumps back).
 // Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 17 cycles later
-// and `isn` holds until the next answer. The tuple and M are sampled in the request's cycle:
+// with the request's `req_tag` on `rsp_tag` (the unit is shared: toe_tcp tags the core's
+// active opens and the lookup's SYNs), and `isn` and `rsp_tag` hold until the next answer.
+// The tuple, the tag and M are sampled in the request's cycle:
 // while idle the unit loads them every cycle, and the request only sets busy, so a late
 // request (an issue decided behind deep logic) drives one flip-flop, not the hash's state.
 // Half a SipRound per cycle (one 64-bit add on each of two lanes: a whole round is two
 // dependent adds, 4.6 ns in the cell-delay model, past 322 MHz): 2 compression rounds per
 // 8-byte block, two blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in
 // a cycle of its own.
-module toe_tcp_isn (
+module toe_tcp_isn #(
+  parameter int unsigned TAG_W = 1
+) (
   input  logic          clk,
   input  logic          rst,
   input  logic [31:0]   now_us,
   input  logic [127:0]  key,          // k0 = key[63:0], k1 = key[127:64] (SipHash's byte order: little-endian)
   input  logic          req_valid,
   output logic          req_ready,
+  input  logic [TAG_W-1:0] req_tag,   // who asked: returned with the answer
   input  logic [31:0]   local_ip,
   input  logic [15:0]   local_port,
   input  logic [31:0]   remote_ip,
   input  logic [15:0]   remote_port,
   output logic          rsp_valid,
+  output logic [TAG_W-1:0] rsp_tag,
   output logic [31:0]   isn
 );
   typedef logic [63:0] u64;
@@ -60,6 +66,7 @@ module toe_tcp_isn (
   logic busy_reg, hi_wrap_pending;
   logic [1:0] hi_reg;          // now_us wraps counted: bits 33:32 of the microsecond clock
   logic [31:0] prev_us_reg, m_reg;
+  logic [TAG_W-1:0] tag_reg;
 
   assign req_ready = !busy_reg;
   wire [31:0] m_now = {hi_reg + 2'(hi_wrap_pending), now_us[31:2]};
@@ -89,12 +96,14 @@ module toe_tcp_isn (
       if (half_reg == 5'd16) begin
         busy_reg <= 1'b0;
         rsp_valid <= 1'b1;
+        rsp_tag <= tag_reg;
         isn <= m_reg + 32'(v_reg.v0 ^ v_reg.v1 ^ v_reg.v2 ^ v_reg.v3);
       end
     end else begin
       busy_reg <= req_valid;
       half_reg <= '0;
       m_reg <= m_now;
+      tag_reg <= req_tag;
       m0_reg <= m0;
       m1_reg <= m1;
       v_reg <= '{v0: k0 ^ 64'h736f6d6570736575, v1: k1 ^ 64'h646f72616e646f6d,
@@ -106,6 +115,7 @@ module toe_tcp_isn (
       hi_reg <= '0;
       prev_us_reg <= '0;
       isn <= '0;
+      rsp_tag <= '0;
     end
   end
 

@@ -12,13 +12,16 @@
 // core stay below the cap; the count is exact, a burst of SYNs cannot pass it.
 // The answer can be stale by the time the core takes the segment (the core may release
 // or reuse the session in between); the core checks the session's tuple and state.
-// ISN: a SYN that asks for a session has its initial sequence number hashed (toe_tcp_isn,
-// RFC 6528) from its issue on, beside the table's answer and the core's
-// queue, so that the core, which needs it in its step, seldom waits for the 17 cycles of
-// the hash. Its segment goes out with isn_asked set, and the ISNs go out on m_isn in the
-// same order (one for every such segment, whether the table gave it a session or not: the
-// core takes one per isn_asked segment). One hash at a time, and at most ISN_DEPTH asked
-// and not yet taken: such a SYN waits at the input until the hash unit is free.
+// ISN: a SYN that asks for a session has its initial sequence number hashed (by the ISN
+// unit, toe_tcp_isn, RFC 6528, on the isn_req/isn_rsp ports: toe_tcp shares the one unit
+// with the core's active opens, which it serves first) from its issue on, beside the
+// table's answer and the core's queue, so that the core, which needs it in its step,
+// seldom waits for the 17 cycles of the hash. Its segment goes out with isn_asked set, and
+// the ISNs go out on m_isn in the same order (one for every such segment, whether the
+// table gave it a session or not: the core takes one per isn_asked segment). One hash at
+// a time, and at most ISN_DEPTH asked and not yet taken: such a SYN waits at the input
+// until the unit is free. The unit samples the tuple (the input's, isn_req_*) every idle
+// cycle, so the issue, decided late, drives only its busy flag.
 module toe_tcp_seg_lookup
   import toe_tcp_pkg::*;
 #(
@@ -28,9 +31,6 @@ module toe_tcp_seg_lookup
 ) (
   input  logic           clk,
   input  logic           rst,
-  input  logic [31:0]    now_us,             // the ISN's clock M (toe_tcp_isn)
-  input  logic [127:0]   cfg_isn_key,        // RFC 6528 ISN key
-  input  logic [31:0]    cfg_local_ip,       // the tuple's local address
   input  logic           cfg_drop_synfin,    // a SYN+FIN is not a SYN (no session for it)
   input  logic [SID_W:0] cfg_half_open_max,  // 0: MAX_SESSIONS/4
   input  logic [SID_W:0] half_open,          // the core's half-open sessions
@@ -51,6 +51,14 @@ module toe_tcp_seg_lookup
   output logic           m_seg_valid,
   input  logic           m_seg_ready,
   output tcp_seg_lk_t    m_seg,
+  // the ISN unit: a hash asked for the input's SYN (its tuple), and its answer
+  output logic           isn_req_valid,
+  input  logic           isn_req_ready,
+  output logic [15:0]    isn_req_local_port,
+  output logic [31:0]    isn_req_remote_ip,
+  output logic [15:0]    isn_req_remote_port,
+  input  logic           isn_rsp_valid,
+  input  logic [31:0]    isn_rsp,
   // the ISNs of the isn_asked segments, in their order
   output logic           m_isn_valid,
   input  logic           m_isn_ready,
@@ -78,22 +86,19 @@ module toe_tcp_seg_lookup
   // ISNs' queue hands an ISN to the core in the cycle after the hash when it is empty.
   localparam int unsigned IW = $clog2(ISN_DEPTH + 1);
   logic [IW-1:0] isns_reg;          // ISNs asked (hashing or hashed) and not yet taken by the core
-  logic isn_req_ready, isn_rsp_valid;
-  logic [31:0] isn;
   assign tab_req_alloc = syn_only(s_seg) && !capped;
   assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH) &&
                          (!tab_req_alloc || (isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
   wire isn_req = issue && tab_req_alloc;
+  assign isn_req_valid = isn_req;
+  assign isn_req_local_port = s_seg.local_port;
+  assign isn_req_remote_ip = s_seg.remote_ip;
+  assign isn_req_remote_port = s_seg.remote_port;
 
-  toe_tcp_isn u_isn (
-    .clk, .rst, .now_us, .key(cfg_isn_key), .req_valid(isn_req), .req_ready(isn_req_ready),
-    .local_ip(cfg_local_ip), .local_port(s_seg.local_port), .remote_ip(s_seg.remote_ip),
-    .remote_port(s_seg.remote_port), .rsp_valid(isn_rsp_valid), .isn
-  );
   toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH), .BYPASS(1'b1)) u_isns (
-    .clk, .rst, .s_data(isn), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
+    .clk, .rst, .s_data(isn_rsp), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
     .m_data(m_isn), .m_valid(m_isn_valid), .m_ready(m_isn_ready), .uncommitted()
   );
 
@@ -148,6 +153,15 @@ module toe_tcp_seg_lookup
     assert (!m_isn_ready || m_isn_valid) else $error("toe_tcp_seg_lookup: an ISN taken before it is there");
     assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs asked than ISN_DEPTH");
     assert (!isn_req || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
+  end
+  // the shared unit answers the lookup once per hash it asked for, and only then
+  logic hashing_reg;
+  always @(posedge clk) begin
+    if (!rst) begin
+      assert (!isn_rsp_valid || hashing_reg) else $error("toe_tcp_seg_lookup: an ISN it did not ask for");
+      assert (!isn_req || !hashing_reg || isn_rsp_valid) else $error("toe_tcp_seg_lookup: a hash asked for before the last one's answer");
+    end
+    hashing_reg <= !rst && (isn_req || (hashing_reg && !isn_rsp_valid));
   end
 `endif
 endmodule

@@ -14,10 +14,12 @@ from opentoe.isn import isn_hash, siphash24
 from tbutil import TB
 
 
-async def ask(dut, key, lip, lport, rip, rport):
-    """One request; returns (isn, cycles from the request to rsp_valid). The tuple and the
-    key change while the hash runs: the unit samples them in the request's cycle only."""
+async def ask(dut, key, lip, lport, rip, rport, tag=0):
+    """One request; returns (isn, cycles from the request to rsp_valid). The tuple, the tag
+    and the key change while the hash runs: the unit samples them in the request's cycle
+    only, and answers with the request's tag."""
     dut.key.value = int.from_bytes(key, "little")
+    dut.req_tag.value = tag
     dut.local_ip.value, dut.local_port.value = lip, lport
     dut.remote_ip.value, dut.remote_port.value = rip, rport
     dut.req_valid.value = 1
@@ -29,11 +31,13 @@ async def ask(dut, key, lip, lport, rip, rport):
         dut.key.value = scramble.getrandbits(128)
         dut.local_ip.value, dut.remote_ip.value = scramble.getrandbits(32), scramble.getrandbits(32)
         dut.local_port.value, dut.remote_port.value = scramble.getrandbits(16), scramble.getrandbits(16)
+        dut.req_tag.value = scramble.getrandbits(1)
         await ReadOnly()
         if cycles == 0:
             assert int(dut.req_ready.value) == 0, "request not taken"
         if int(dut.rsp_valid.value):
             got = int(dut.isn.value)
+            assert int(dut.rsp_tag.value) == tag, "answer with another request's tag"
             await RisingEdge(dut.clk)
             return got, cycles
         await RisingEdge(dut.clk)
@@ -43,6 +47,7 @@ async def ask(dut, key, lip, lport, rip, rport):
 
 async def start(dut):
     dut.req_valid.value = 0
+    dut.req_tag.value = 0
     dut.now_us.value = 0
     await TB(dut).reset()
 
@@ -64,7 +69,7 @@ async def hash_matches_reference(dut):
         t_us += rng.getrandbits(30)
         dut.now_us.value = t_us % 2**32
         await RisingEdge(dut.clk)
-        got, _ = await ask(dut, key, *t)
+        got, _ = await ask(dut, key, *t, tag=rng.getrandbits(1))
         assert got == ((t_us >> 2) + isn_hash(key, *t)) & 0xFFFFFFFF, (key.hex(), t, t_us)
 
 
