@@ -112,11 +112,22 @@ module toe_tcp_ring_writer
   logic [W-1:0] last_keep_reg;     // tkeep of the frame's last beat when it is exactly the job's length
   wire [31:0] s_start = s_job.offset - 32'(s_job.skip);           // ring offset of frame byte 0
   wire [17:0] s_stream = 18'(s_job.skip) + 18'(s_job.length);
-  wire [17:0] s_lane_end = 18'(s_start[OW-1:0]) + s_stream;          // the frame's end past its first lane
-  wire [16:0] job_out_beats = 17'((s_lane_end + 18'(W - 1)) >> OW);
-  // one output beat: the end within the first beat, tested on the end's bits (not on the
-  // beat count, a carry chain behind it: 3.18 ns into out_one_reg at 512 bits, stop 54)
-  wire job_out_one = (s_lane_end != '0 && s_lane_end[17:OW] == '0) || s_lane_end == 18'(W);
+  // The job's output beats, ceil((lane + skip + length) / W) with lane = (offset - skip) mod
+  // W. As lane + skip = W * (skip / W + borrow) + offset mod W, where borrow = offset mod W
+  // < skip mod W, they are
+  //   skip / W + length / W + (borrow + carry + (end lane != 0))
+  // with carry and end lane the carry out and the sum of offset mod W + length mod W: lane
+  // sums beside the high parts' sum (the frame's start, its lane end and the rounding were
+  // three carry chains in series: 3.30 ns into out_left_reg at 512 bits, stop 54). One
+  // output beat: that sum is 1, tested on its parts.
+  wire [OW-1:0] off_lane = s_job.offset[OW-1:0];
+  wire [OW:0] end_lane = (OW+1)'(off_lane) + (OW+1)'(s_job.length[OW-1:0]);
+  wire [1:0] beats_low = 2'(off_lane < s_job.skip[OW-1:0]) + 2'(end_lane[OW]) + 2'(end_lane[OW-1:0] != '0);
+  wire [15-OW:0] skip_high = s_job.skip[15:OW];
+  wire [16-OW:0] length_high = s_job.length[16:OW];
+  wire [16:0] job_out_beats = 17'(skip_high) + 17'(length_high) + 17'(beats_low);
+  wire job_out_one = (skip_high == '0 && length_high == '0 && beats_low == 2'd1) ||
+                     (beats_low == 2'd0 && ((skip_high == 1 && length_high == '0) || (skip_high == '0 && length_high == 1)));
   wire [16:0] job_in_beats  = 17'((s_stream + 18'(W - 1)) >> OW);
   // The next burst: the fewest of the job's output beats left, the beats to the burst
   // boundary (next_burst's rule) and IN_BEATS, compared side by side (no compare waits
@@ -292,6 +303,10 @@ module toe_tcp_ring_writer
             (!need_in_reg || in_left_reg != '0) &&
             to_boundary == beats_to_boundary(32'(word_reg), DATA_W))
       else $error("toe_tcp_ring_writer: a kept flag differs from its count");
+  // a job's output beats (from its parts) are the frame's lane end rounded up to beats
+  always @(posedge clk) if (!rst && job_take && s_job.length != '0)
+    assert (32'(job_out_beats) == (32'(s_start[OW-1:0]) + 32'(s_stream) + W - 1) / W)
+      else $error("toe_tcp_ring_writer: a job's output beats differ from its lane end rounded up");
   // Inside a burst the W channel never waits on the source: its beats were all here.
   always @(posedge clk) if (!rst && state_reg == ST_DATA && need_in_reg)
     assert (in_tvalid) else $error("toe_tcp_ring_writer: W waits for input inside a burst");
