@@ -38,9 +38,10 @@ module toe_tcp_rx_options
   localparam int unsigned N = TCP_MAX_OPT_BYTES;
   localparam int unsigned PAD = N + 6;   // bytes past the options read as 0
 
+  typedef logic [2:0][7:0] rems_t;  // [j]: the option bytes from pos + j on (opt_len - pos - j)
   typedef struct packed {
     logic [5:0]  pos;      // the next option's offset
-    logic [7:0]  rem;      // the option bytes from pos on (opt_len - pos; > 0 unless done)
+    rems_t       rem;      // the bytes left from pos on, and that less 1 and 2 (rem[0] > 0 unless done)
     logic        done, bad;
     logic        has_mss;
     logic [15:0] mss;
@@ -49,38 +50,36 @@ module toe_tcp_rx_options
 
   // One step from `pos` (not done; win holds the bytes there, rem the bytes left from
   // there): up to two NOPs, then the option behind them. The outcome for each number of
-  // NOPs is computed side by side and the NOPs choose one, so no compare waits for
-  // another. Every test of the option's end against the options' end is the sign of one
-  // sum of rem, the length byte's complement and a constant (with the position, its end
-  // and a compare in series, three carry chains led the walk into itself: 3.45 ns at 512
-  // bits, stop 53).
-  function automatic walk_t walk_step(input logic [5:0] pos, input logic [7:0] rem, input win_t win);
+  // NOPs k is computed side by side and the NOPs choose one, so no compare waits for
+  // another. The bytes left after k NOPs, rem[k], come in registers, so the option's end
+  // against the options' end is one compare of its length byte with rem[k] (a sum of
+  // rem and a constant in front of it was a carry chain of its own: 3.23 ns into the walk
+  // at 512 bits, stop 54), and the next step's rem[j] = rem[k] - length - j feed only the
+  // walk's register.
+  function automatic walk_t walk_step(input logic [5:0] pos, input rems_t rem, input win_t win);
     walk_t r [3];
     logic [1:0] skip;
     for (int k = 0; k < 3; k++) begin
       logic [7:0] kind, olen;
-      logic [9:0] left, left_less1;   // rem - k - olen (signed): bytes after the option; and that less 1
       kind = win[k];
       olen = win[k + 1];
-      left = 10'(1 - k) + 10'(rem) + ~10'(olen);
-      left_less1 = 10'(-k) + 10'(rem) + ~10'(olen);
-      if (kind == 8'd1)
-        r[k] = '{pos: pos + 6'(k + 1), rem: rem - 8'(k + 1), done: rem <= 8'(k + 1), bad: 1'b0,
-                 has_mss: 1'b0, mss: {win[k + 2], win[k + 3]}};
+      if (kind == 8'd1)   // a third NOP (k = 2; for k < 2 the NOPs choose another outcome)
+        r[k] = '{pos: pos + 6'(k + 1), rem: {rem[k] - 8'd3, rem[k] - 8'd2, rem[k] - 8'd1},
+                 done: rem[0] <= 8'(k + 1), bad: 1'b0, has_mss: 1'b0, mss: {win[k + 2], win[k + 3]}};
       else
-        r[k] = '{pos: pos + 6'(k) + 6'(olen), rem: 8'(left), done: left_less1[9], bad: 1'b0,
-                 has_mss: kind == 8'd2, mss: {win[k + 2], win[k + 3]}};
-      if (rem <= 8'(k) || kind == 8'd0) begin
+        r[k] = '{pos: pos + 6'(k) + 6'(olen), rem: {rem[k] + ~olen - 8'd1, rem[k] + ~olen, rem[k] - olen},
+                 done: olen >= rem[k], bad: 1'b0, has_mss: kind == 8'd2, mss: {win[k + 2], win[k + 3]}};
+      if (rem[0] <= 8'(k) || kind == 8'd0) begin
         r[k] = '0;
         r[k].done = 1'b1;
-      end else if (kind != 8'd1 && (rem <= 8'(k + 1) || olen < 8'd2 || left[9] || (kind == 8'd2 && olen != 8'd4))) begin
+      end else if (kind != 8'd1 && (rem[0] <= 8'(k + 1) || olen < 8'd2 || olen > rem[k] || (kind == 8'd2 && olen != 8'd4))) begin
         r[k] = '0;
         r[k].done = 1'b1;
         r[k].bad = 1'b1;
       end
     end
     // (not done: rem > 0, so the first NOP is an option byte)
-    skip = win[0] != 8'd1 ? 2'd0 : (win[1] == 8'd1 && rem >= 8'd2) ? 2'd2 : 2'd1;
+    skip = win[0] != 8'd1 ? 2'd0 : (win[1] == 8'd1 && rem[0] >= 8'd2) ? 2'd2 : 2'd1;
     return r[skip];
   endfunction
 
@@ -96,16 +95,18 @@ module toe_tcp_rx_options
   logic [PW-1:0] in_pass;
   logic [8*N-1:0] in_opts;
   logic [5:0] in_opt_len;
+  rems_t in_rem;
   // the walk stage moves on when it is empty or its beat leaves
   wire advance = !valid_reg || (walk_reg.done && m_ready);
-  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + 6)) u_in (
-    .clk, .rst, .s_data({s_head, s_pass, s_opts, s_opt_len}), .s_valid, .s_ready,
-    .m_data({in_head, in_pass, in_opts, in_opt_len}), .m_valid(in_valid), .m_ready(advance)
+  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + 6 + $bits(rems_t))) u_in (
+    .clk, .rst, .s_data({s_head, s_pass, s_opts, s_opt_len, {8'(s_opt_len) - 8'd2, 8'(s_opt_len) - 8'd1, 8'(s_opt_len)}}),
+    .s_valid, .s_ready,
+    .m_data({in_head, in_pass, in_opts, in_opt_len, in_rem}), .m_valid(in_valid), .m_ready(advance)
   );
 
   wire [8*PAD-1:0] in_opts_pad = {{(8 * (PAD - N)){1'b0}}, in_opts};
   wire start_done = !in_head || in_opt_len == '0;
-  assign first = walk_step('0, 8'(in_opt_len), in_opts_pad[0 +: 48]);
+  assign first = walk_step('0, in_rem, in_opts_pad[0 +: 48]);
   assign m_valid = valid_reg && walk_reg.done;
   assign m_head = head_reg;
   assign m_pass = pass_reg;
