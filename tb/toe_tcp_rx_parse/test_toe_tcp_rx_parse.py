@@ -1,5 +1,6 @@
 """toe_tcp_rx_parse under an option fuzz: segments with random option lists (every option
-length 0-255 behind random NOP runs, and fully random option bytes) must each end,
+length 0-255 behind random NOP runs, chains of options behind NOP runs whose last one ends
+a byte before, at or a byte past the options' end, and fully random option bytes) must each end,
 within a bound of cycles, either as one parsed segment (with the right MSS) or as one
 tcpInErrs drop, as a reference walk of RFC 9293 3.1 option rules says. One segment with
 options 01 01 b9 ff once wrapped the walk's position and stopped the parser for good.
@@ -67,6 +68,18 @@ def cases(rng):
     yield bytes([1, 1, 0xB9, 0xFF])               # the frame that stopped the engine
     for _ in range(200):                          # random option bytes, random header lengths
         yield bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 41)))
+    for _ in range(300):                          # chains of options behind NOP runs, the last
+        size = 4 * rng.randrange(2, 11)           # one ending a byte before, at or a byte past the end
+        body = bytearray()
+        for _ in range(rng.randrange(0, 4)):
+            olen = rng.randrange(2, 7)
+            body += bytes([1] * rng.randrange(0, 4) + [rng.choice([3, 4, 8, 0x1E]), olen]) + bytes(olen - 2)
+        body += bytes([1] * rng.randrange(0, 4))
+        if len(body) + 2 > size:
+            continue
+        filler = size - len(body) - 2
+        body += bytes([rng.choice([3, 8, 0xFE]), size - len(body) + rng.choice([-1, 0, 1])]) + bytes(filler)
+        yield bytes(body)
     for _ in range(40):                           # well-formed lists as Linux sends them
         yield bytes([2, 4, 5, 0xB4, 4, 2, 8, 10]) + rng.getrandbits(64).to_bytes(8, "big") + bytes([1, 3, 3, 7])
 
