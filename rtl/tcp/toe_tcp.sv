@@ -231,15 +231,13 @@ module toe_tcp
   logic isn_ready, isn_done, isn_done_core;
   logic [31:0] isn_value;
   logic core_isn_req_valid, lk_isn_req_valid;
-  logic [15:0] core_isn_lport, lk_isn_lport, core_isn_rport, lk_isn_rport;
-  logic [31:0] core_isn_rip, lk_isn_rip;
+  tcp_isn_req_t core_isn_req, lk_isn_req, isn_req;
+  assign isn_req = core_isn_req_valid ? core_isn_req : lk_isn_req;
   toe_tcp_isn u_isn (
     .clk, .rst, .now_us(now_us_reg), .key(cfg_isn_key),
     .req_valid(core_isn_req_valid || lk_isn_req_valid), .req_ready(isn_ready), .req_tag(core_isn_req_valid),
-    .local_ip(cfg_ip), .local_port(core_isn_req_valid ? core_isn_lport : lk_isn_lport),
-    .remote_ip(core_isn_req_valid ? core_isn_rip : lk_isn_rip),
-    .remote_port(core_isn_req_valid ? core_isn_rport : lk_isn_rport),
-    .rsp_valid(isn_done), .rsp_tag(isn_done_core), .isn(isn_value)
+    .local_ip(cfg_ip), .local_port(isn_req.local_port), .remote_ip(isn_req.remote_ip),
+    .remote_port(isn_req.remote_port), .rsp_valid(isn_done), .rsp_tag(isn_done_core), .isn(isn_value)
   );
 
   logic [SID_W:0] half_open;
@@ -255,7 +253,7 @@ module toe_tcp
     .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_listening,
     .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk),
     .isn_req_valid(lk_isn_req_valid), .isn_req_ready(isn_ready && !core_isn_req_valid),
-    .isn_req_local_port(lk_isn_lport), .isn_req_remote_ip(lk_isn_rip), .isn_req_remote_port(lk_isn_rport),
+    .isn_req(lk_isn_req),
     .isn_rsp_valid(isn_done && !isn_done_core), .isn_rsp(isn_value),
     .m_isn_valid(seg_isn_valid), .m_isn_ready(seg_isn_ready), .m_isn(seg_isn)
   );
@@ -344,8 +342,7 @@ module toe_tcp
     .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
     .s_seg_valid(seg_lk_valid), .s_seg_ready(seg_lk_ready), .s_seg(seg_lk),
     .s_isn_valid(seg_isn_valid), .s_isn_ready(seg_isn_ready), .s_isn(seg_isn),
-    .isn_req_valid(core_isn_req_valid), .isn_req_ready(isn_ready), .isn_req_local_port(core_isn_lport),
-    .isn_req_remote_ip(core_isn_rip), .isn_req_remote_port(core_isn_rport),
+    .isn_req_valid(core_isn_req_valid), .isn_req_ready(isn_ready), .isn_req(core_isn_req),
     .isn_rsp_valid(isn_done && isn_done_core), .isn_rsp(isn_value),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
     .tab_req_valid(core_tab_req_valid), .tab_req_ready, .tab_req_op(core_tab_req_op),

@@ -98,9 +98,7 @@ module toe_tcp_core
   // serving the core first): asked for the open's tuple once the table gave its local port
   output logic          isn_req_valid,
   input  logic          isn_req_ready,
-  output logic [15:0]   isn_req_local_port,
-  output logic [31:0]   isn_req_remote_ip,
-  output logic [15:0]   isn_req_remote_port,
+  output tcp_isn_req_t  isn_req,
   input  logic          isn_rsp_valid,
   input  logic [31:0]   isn_rsp,
   output logic          m_steer_valid,     // one per segment: 1 = payload goes to the RX writer
@@ -753,9 +751,7 @@ module toe_tcp_core
   // (ST_ISN_WAIT).
   logic [31:0] open_isn;
   assign isn_req_valid = state_reg == ST_ISN_REQ;
-  assign isn_req_local_port = tab_lport_reg;
-  assign isn_req_remote_ip = open_reg.remote_ip;
-  assign isn_req_remote_port = open_reg.remote_port;
+  assign isn_req = '{local_port: tab_lport_reg, remote_ip: open_reg.remote_ip, remote_port: open_reg.remote_port};
   logic isn_asked_reg;   // the event is a segment with an ISN hashed for it (s_isn's head)
   wire [31:0] isn = ev_reg == EV_OPEN ? open_isn : s_isn;
   assign s_isn_ready = state_reg == ST_TAIL && ev_reg == EV_SEG && isn_asked_reg;

@@ -61,6 +61,13 @@ package toe_tcp_pkg;
     logic        isn_asked;  // an ISN was hashed for it (toe_tcp_seg_lookup's m_isn, in order)
   } tcp_seg_lk_t;
 
+  // A request to the ISN unit (toe_tcp_isn): the tuple but our address (cfg_ip)
+  typedef struct packed {
+    logic [15:0] local_port;
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+  } tcp_isn_req_t;
+
   // What the protocol core asks the TX engine to send. Payload bytes [seq, seq+length)
   // come from the session's TX ring; a nonzero mss adds the MSS option (SYN only).
   typedef struct packed {

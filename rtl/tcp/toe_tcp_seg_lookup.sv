@@ -20,7 +20,7 @@
 // the ISNs go out on m_isn in the same order (one for every such segment, whether the
 // table gave it a session or not: the core takes one per isn_asked segment). One hash at
 // a time, and at most ISN_DEPTH asked and not yet taken: such a SYN waits at the input
-// until the unit is free. The unit samples the tuple (the input's, isn_req_*) every idle
+// until the unit is free. The unit samples the tuple (the input's, isn_req) every idle
 // cycle, so the issue, decided late, drives only its busy flag.
 module toe_tcp_seg_lookup
   import toe_tcp_pkg::*;
@@ -54,9 +54,7 @@ module toe_tcp_seg_lookup
   // the ISN unit: a hash asked for the input's SYN (its tuple), and its answer
   output logic           isn_req_valid,
   input  logic           isn_req_ready,
-  output logic [15:0]    isn_req_local_port,
-  output logic [31:0]    isn_req_remote_ip,
-  output logic [15:0]    isn_req_remote_port,
+  output tcp_isn_req_t   isn_req,
   input  logic           isn_rsp_valid,
   input  logic [31:0]    isn_rsp,
   // the ISNs of the isn_asked segments, in their order
@@ -91,11 +89,8 @@ module toe_tcp_seg_lookup
                          (!tab_req_alloc || (isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
-  wire isn_req = issue && tab_req_alloc;
-  assign isn_req_valid = isn_req;
-  assign isn_req_local_port = s_seg.local_port;
-  assign isn_req_remote_ip = s_seg.remote_ip;
-  assign isn_req_remote_port = s_seg.remote_port;
+  assign isn_req_valid = issue && tab_req_alloc;
+  assign isn_req = '{local_port: s_seg.local_port, remote_ip: s_seg.remote_ip, remote_port: s_seg.remote_port};
 
   toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH), .BYPASS(1'b1)) u_isns (
     .clk, .rst, .s_data(isn_rsp), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
@@ -126,7 +121,7 @@ module toe_tcp_seg_lookup
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
-    isns_reg <= isns_reg + IW'(isn_req) - IW'(m_isn_valid && m_isn_ready);
+    isns_reg <= isns_reg + IW'(isn_req_valid) - IW'(m_isn_valid && m_isn_ready);
     room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
@@ -152,16 +147,16 @@ module toe_tcp_seg_lookup
   always @(posedge clk) if (!rst) begin
     assert (!m_isn_ready || m_isn_valid) else $error("toe_tcp_seg_lookup: an ISN taken before it is there");
     assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs asked than ISN_DEPTH");
-    assert (!isn_req || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
+    assert (!isn_req_valid || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
   end
   // the shared unit answers the lookup once per hash it asked for, and only then
   logic hashing_reg;
   always @(posedge clk) begin
     if (!rst) begin
       assert (!isn_rsp_valid || hashing_reg) else $error("toe_tcp_seg_lookup: an ISN it did not ask for");
-      assert (!isn_req || !hashing_reg || isn_rsp_valid) else $error("toe_tcp_seg_lookup: a hash asked for before the last one's answer");
+      assert (!isn_req_valid || !hashing_reg || isn_rsp_valid) else $error("toe_tcp_seg_lookup: a hash asked for before the last one's answer");
     end
-    hashing_reg <= !rst && (isn_req || (hashing_reg && !isn_rsp_valid));
+    hashing_reg <= !rst && (isn_req_valid || (hashing_reg && !isn_rsp_valid));
   end
 `endif
 endmodule
