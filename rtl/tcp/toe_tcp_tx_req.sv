@@ -184,24 +184,20 @@ module toe_tcp_tx_req
   assign stat_error = st_req && !st_rec_reg.sendable && st_rec_reg.known_dead;
 
   // The core's read, a synchronous port of its own, so that the core's pick ends at the
-  // RAM's address: the write of this cycle (registered, with the compare that says it is
-  // the session read) and an init given this cycle are chosen after the registers.
-  rec_t rd_ram_reg, rd_wr_rec_reg, rd_rec;
+  // RAM's address. The write of this cycle and an init given this cycle (the newer) are
+  // chosen before a register, with the compare that says either is the session read; the
+  // core's value is a 2:1 choice after the registers (as in toe_tcp_rx_read).
+  rec_t rd_ram_reg, rd_new_reg, rd_rec;
   logic rd_fwd_reg;
-  logic rd_init_reg;
-  logic [31:0] rd_init_first_reg;
-  logic rd_init_sendable_reg;
+  wire rd_init_now = op_valid && op_init && SW'(op_session) == SW'(rd_session);
   always_ff @(posedge clk) begin
     rd_ram_reg <= mem[SW'(rd_session)];
-    rd_fwd_reg <= wr_en && wr_sid == SW'(rd_session);
-    rd_wr_rec_reg <= wr_rec;
-    rd_init_reg <= op_valid && op_init && SW'(op_session) == SW'(rd_session);
-    rd_init_first_reg <= op_tx_first;
-    rd_init_sendable_reg <= op_sendable;
+    rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
+    rd_new_reg <= wr_rec;
+    if (rd_init_now) {rd_new_reg.tx_app, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op_tx_first, 17'd0, op_sendable};
   end
-  assign rd_rec = rd_fwd_reg ? rd_wr_rec_reg : rd_ram_reg;
-  assign {rd_tx_app, rd_tx_want, rd_sendable} = rd_init_reg ? {rd_init_first_reg, 17'd0, rd_init_sendable_reg}
-                                                           : {rd_rec.tx_app, rd_rec.tx_want, rd_rec.sendable};
+  assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
+  assign {rd_tx_app, rd_tx_want, rd_sendable} = {rd_rec.tx_app, rd_rec.tx_want, rd_rec.sendable};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once
