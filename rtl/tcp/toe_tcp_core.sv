@@ -2378,12 +2378,14 @@ module toe_tcp_core
       assert (!(do_rxw && state_reg == ST_PRE && !rxw_reserve)) else $error("toe_tcp_core: fast RX writer push without its place");
     end
   end
+  // the shared ISN unit answers the core only for the hash it asked for
+  always @(posedge clk) if (!rst)
+    assert (!isn_rsp_valid || state_reg == ST_ISN_WAIT)
+      else $error("toe_tcp_core: an active open's ISN outside ST_ISN_WAIT");
   // a passive open's ISN was hashed ahead (a new session comes only from a SYN that asked
   // for one, and asking hashed it); such a segment takes the slow path, whose tail takes
   // the ISN, and its step runs only once the ISN is there
   always @(posedge clk) if (!rst && state_reg != ST_IDLE && state_reg != ST_INIT && ev_reg == EV_SEG) begin
-    assert (!isn_rsp_valid || state_reg == ST_ISN_WAIT)
-      else $error("toe_tcp_core: an active open's ISN outside ST_ISN_WAIT");
     assert (!new_reg || isn_asked_reg) else $error("toe_tcp_core: session %0d new without an ISN", sid_reg);
     assert (!(state_reg == ST_PRE && isn_asked_reg && fast))
       else $error("toe_tcp_core: session %0d: a segment with an ISN took the fast path", sid_reg);

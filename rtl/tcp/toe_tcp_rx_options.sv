@@ -94,18 +94,17 @@ module toe_tcp_rx_options
   logic in_valid, in_head;
   logic [PW-1:0] in_pass;
   logic [8*N-1:0] in_opts;
-  logic [5:0] in_opt_len;
   rems_t in_rem;
   // the walk stage moves on when it is empty or its beat leaves
   wire advance = !valid_reg || (walk_reg.done && m_ready);
-  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + 6 + $bits(rems_t))) u_in (
-    .clk, .rst, .s_data({s_head, s_pass, s_opts, s_opt_len, {8'(s_opt_len) - 8'd2, 8'(s_opt_len) - 8'd1, 8'(s_opt_len)}}),
+  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + $bits(rems_t))) u_in (
+    .clk, .rst, .s_data({s_head, s_pass, s_opts, {8'(s_opt_len) - 8'd2, 8'(s_opt_len) - 8'd1, 8'(s_opt_len)}}),
     .s_valid, .s_ready,
-    .m_data({in_head, in_pass, in_opts, in_opt_len, in_rem}), .m_valid(in_valid), .m_ready(advance)
+    .m_data({in_head, in_pass, in_opts, in_rem}), .m_valid(in_valid), .m_ready(advance)
   );
 
   wire [8*PAD-1:0] in_opts_pad = {{(8 * (PAD - N)){1'b0}}, in_opts};
-  wire start_done = !in_head || in_opt_len == '0;
+  wire start_done = !in_head || in_rem[0] == '0;
   assign first = walk_step('0, in_rem, in_opts_pad[0 +: 48]);
   assign m_valid = valid_reg && walk_reg.done;
   assign m_head = head_reg;
