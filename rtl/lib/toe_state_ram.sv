@@ -14,6 +14,10 @@
 //     and their selects): the reads issued while it is high go on, so the cycle after the
 //     last held one already gives the read issued two cycles before it.
 //   - rd_data is a 3:1 choice of registers (the output register, the last two writes).
+//     The three are also given apart (rd_ram, rd_new, rd_old) with the choice (rd_is_new,
+//     rd_is_old; rd_data = rd_is_new ? rd_new : rd_is_old ? rd_old : rd_ram), for a
+//     reader that computes a few results of the record once per candidate and chooses
+//     after: its compares then start at registers, not behind the choice.
 // This is the state read of a fixed latency; a read of unknown latency (a cache with DRAM
 // behind it) will answer with a valid instead.
 module toe_state_ram #(
@@ -27,7 +31,9 @@ module toe_state_ram #(
   input  logic [WIDTH-1:0] wr_data,
   input  logic [AW-1:0]    rd_addr,
   input  logic             hold,
-  output logic [WIDTH-1:0] rd_data
+  output logic [WIDTH-1:0] rd_data,
+  output logic [WIDTH-1:0] rd_ram, rd_new, rd_old,
+  output logic             rd_is_new, rd_is_old
 );
   logic [WIDTH-1:0] mem [DEPTH];
   // the stages before the output never hold: the RAM's latch, the last write, the read's
@@ -55,6 +61,7 @@ module toe_state_ram #(
     fwd_old2_reg <= fwd_old_reg;
   end
   assign rd_data = fwd_new_reg ? out_new_reg : fwd_old2_reg ? out_old_reg : out_ram_reg;
+  assign {rd_ram, rd_new, rd_old, rd_is_new, rd_is_old} = {out_ram_reg, out_new_reg, out_old_reg, fwd_new_reg, fwd_old2_reg};
 
 `ifndef SYNTHESIS
   // the contract, against a copy of the table read without delay (records never written

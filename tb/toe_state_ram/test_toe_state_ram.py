@@ -3,7 +3,9 @@ cycle t-2 gives in cycle t the record with every write up to cycle t-1 (the writ
 the two cycles in between forwarded), and a hold keeps the output. Random writes, reads
 and holds over a few records, so that writes to the record being read fall in both
 forwarded cycles and in the read's own; every cycle's output is checked against a
-Python copy of the table, and the test counts how often each forwarding case came up."""
+Python copy of the table, and the test counts how often each forwarding case came up.
+The candidates given apart (rd_ram, rd_new, rd_old) and the choice (rd_is_new,
+rd_is_old) must give rd_data, and the choice must name the forwarding case."""
 import random
 from pathlib import Path
 
@@ -49,6 +51,9 @@ async def reads_give_the_last_write_and_hold(dut):
             dut.wr_addr.value, dut.wr_data.value = wr
         await ReadOnly()
         out = int(dut.rd_data.value)
+        is_new, is_old = int(dut.rd_is_new.value), int(dut.rd_is_old.value)
+        chosen = dut.rd_new if is_new else dut.rd_old if is_old else dut.rd_ram
+        assert int(chosen.value) == out, f"cycle {cycle}: the candidates' choice is not rd_data"
         if len(history) >= 2:
             if history[-1][2]:                       # held in the cycle before
                 assert out == out_prev, f"cycle {cycle}: output moved under hold"
@@ -58,6 +63,10 @@ async def reads_give_the_last_write_and_hold(dut):
                 want = history[-1][3][addr]          # the table after the write of cycle t-1
                 assert out == want, f"cycle {cycle}: record {addr} read {out:#x}, last written {want:#x}"
                 w_new, w_old = history[-1][1], history[-2][1]
+                new_hit = w_new is not None and w_new[0] == addr
+                old_hit = w_old is not None and w_old[0] == addr
+                assert is_new == new_hit and (is_new or is_old == old_hit), \
+                    f"cycle {cycle}: choice new={is_new} old={is_old}, writes new={new_hit} old={old_hit}"
                 if w_new is not None and w_new[0] == addr:
                     cases["fwd_new"] += 1
                 elif w_old is not None and w_old[0] == addr:
