@@ -94,7 +94,8 @@ package toe_tcp_rules_pkg;
   // rtt_update adds the RTTVAR parts and computes the RTO. The RTO is one sum (SRTT, both
   // RTTVAR parts, 1 where K*RTTVAR is 0), and each bound's test is the sign of one sum of
   // the same terms and the bound, beside it (compared after the RTO, three carry chains
-  // were in series: 4.01 ns in the cell-delay model at 512 bits, stop 52), then one choice.
+  // were in series: 4.01 ns in the cell-delay model at 512 bits, stop 52), then one choice;
+  // the terms are compressed (csa3) so that each of the three sums is one carry chain.
   typedef struct packed {
     logic [31:0] srtt8, var_part, diff;
     logic        var_zero;   // var_part and diff are 0
@@ -113,19 +114,32 @@ package toe_tcp_rules_pkg;
     d.var_zero = first ? r[30:0] == '0 : x.rttvar4 == '0 && srtt == r;
     return d;
   endfunction
+  // a 3:2 compressor: s + c = a + b + c_in (c's bit 0 is 0, free for a carry in)
+  typedef struct packed {logic [33:0] s, c;} csa34_t;
+  function automatic csa34_t csa3(input logic [33:0] a, b, c);
+    return '{s: a ^ b ^ c, c: ((a & b) | (a & c) | (b & c)) << 1};
+  endfunction
   function automatic rtt_t rtt_update(input rtt_diff_t d, input logic [31:0] rto_min, rto_max);
     rtt_t y;
-    logic [33:0] srtt, var_part, diff, g, to_min, to_max;
-    logic below_min, above_max;
+    csa34_t rto, lo, hi;
+    logic [33:0] to_min, to_max;
     y.srtt8 = d.srtt8;
     y.rttvar4 = d.var_part + d.diff;
-    {srtt, var_part, diff, g} = {34'(d.srtt8 >> 3), 34'(d.var_part), 34'(d.diff), 34'(d.var_zero)};
-    to_min = srtt + var_part + diff + g - 34'(rto_min);
-    to_max = 34'(rto_max) - srtt - var_part - diff - g;
-    below_min = to_min[33];   // RTO < rto_min
-    above_max = to_max[33];   // RTO > rto_max
-    y.rto = below_min ? (rto_min > rto_max ? rto_max : rto_min) : above_max ? rto_max
-          : 32'(srtt + var_part + diff + g);
+    // the RTO in carry-save form: SRTT + both RTTVAR parts, G (1 when K*RTTVAR is 0) in the
+    // carry word's free bit
+    rto = csa3(34'(d.srtt8 >> 3), 34'(d.var_part), 34'(d.diff));
+    rto.c[0] = d.var_zero;
+    // RTO - rto_min and RTO - rto_max - 1 (~x = -x - 1): one compressor more and one carry
+    // chain each, beside the RTO's own chain (the sums' chains in series: 3.30 ns at 512
+    // bits alone, 2.56 ns with the compressors, stop 56)
+    lo = csa3(rto.s, rto.c, ~34'(rto_min));
+    lo.c[0] = 1'b1;
+    hi = csa3(rto.s, rto.c, ~34'(rto_max));
+    to_min = lo.s + lo.c;
+    to_max = hi.s + hi.c;
+    y.rto = to_min[33] ? (rto_min > rto_max ? rto_max : rto_min)   // RTO < rto_min
+          : !to_max[33] ? rto_max                                  // RTO > rto_max
+          : 32'(rto.s + rto.c);
     return y;
   endfunction
   // the sample from the time the timed segment was sent to now: 0 counts as 1 us (the

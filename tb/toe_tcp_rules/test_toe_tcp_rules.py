@@ -177,6 +177,21 @@ async def rtt_estimator_is_rfc6298(dut):
     assert await rtt_step(dut, 0, 0, 3000, 1, 1 << 31) == (3000, 1500, 3000 + 6000)
     assert (await rtt_step(dut, 0, 0, 10, 1_000_000, 60_000_000))[2] == 1_000_000
     assert (await rtt_step(dut, 0, 0, 100_000_000, 1_000_000, 60_000_000))[2] == 60_000_000
+    # the bounds at and next to the RTO (RFC 6298 2.4, 2.5: kept within [rto_min, rto_max]),
+    # and a minimum above the maximum (the maximum wins)
+    for _ in range(N_RANDOM // 4):
+        srtt = rng.choice([0, Fraction(rng.randrange(8, 1 << 29), 8)])
+        rttvar = Fraction(rng.randrange(0, 1 << 27), 4) if srtt else 0
+        r = rng.randrange(0, 1 << 26)
+        s, v, rto = await rtt_step(dut, srtt, rttvar, r, 1, 1 << 31)
+        assert rto == rto_ref(s, v, 1, 1 << 31)
+        for rto_min, rto_max in [(rto, rto), (rto + 1, 1 << 31), (rto - 1, rto - 1), (1, rto - 1), (1, rto + 1),
+                                 (rto + 1, rto - 1), (rto, rto + 1), (rto - 1, rto)]:
+            got = (await rtt_step(dut, srtt, rttvar, r, rto_min, rto_max))[2]
+            want = rto_ref(s, v, rto_min, rto_max)
+            assert got == want, (float(s), float(v), rto, rto_min, rto_max, got, want)
+    # K*RTTVAR = 0 (RTTVAR 0 and a sample equal to SRTT): G, 1 us, counts instead (2.3)
+    assert await rtt_step(dut, Fraction(1000), 0, 1000, 1, 1 << 31) == (1000, 0, 1001)
     # the sample the core takes: now - sent modulo 2^32 (the microsecond clock wraps), and a
     # sample of 0 counts as 1 us (2.2's G)
     for now, sent in [(5, 5), (6, 5), (1000, 0), (3, 0xFFFFFFFE), (0, 0xFFFFFFFF), (0xFFFFFFFF, 0xFFFFFFFF)] + \
