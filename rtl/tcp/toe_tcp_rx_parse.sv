@@ -11,9 +11,9 @@
 // are dropped and counted on stat_overflows. stat_in_segs counts every segment received.
 // Timing: registered output; a segment whose options take more than one step of the walk
 // waits two cycles per further step (toe_tcp_rx_options). The checksum is pipelined
-// (csum_latency register stages) with the segment beside it (toe_axis_csum_stream),
-// so that the verdict rides on its last beat into the FIFO (which always takes a beat:
-// it drops whole frames when full).
+// (csum_latency register stages, and above 128 bits a register before the verdict) with
+// the segment beside it (toe_axis_csum_stream), so that the verdict rides on its last
+// beat into the FIFO (which always takes a beat: it drops whole frames when full).
 module toe_tcp_rx_parse
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -63,7 +63,9 @@ module toe_tcp_rx_parse
   logic cs_tvalid, cs_tlast;
   logic [UW-1:0] cs_tuser;
   logic cs_sum_ok;
-  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(UW), .LATENCY(csum_latency(DATA_W))) u_csum (
+  // above 128 bits (322 MHz) the verdict leaves a register (VERDICT_REG): a cycle more
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(UW), .LATENCY(csum_latency(DATA_W)),
+                         .VERDICT_REG(DATA_W > 128)) u_csum (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid(in_take),
     .s_axis_tlast, .s_axis_tuser({iph.src_ip, ipm.length, s_axis_tuser[0]}),
     .start(16'd0), .seed,

@@ -1,6 +1,6 @@
 """toe_axis_csum_stream: every beat of random frames (odd lengths, random start offsets,
-seeds and tuser, idle cycles between beats or none) comes out exactly LATENCY cycles
-later, unchanged; the last beat carries the frame's verdict (its RFC 1071 sum is 0xFFFF:
+seeds and tuser, idle cycles between beats or none) comes out exactly LATENCY +
+VERDICT_REG cycles later, unchanged; the last beat carries the frame's verdict (its RFC 1071 sum is 0xFFFF:
 a third of the frames verify) and no beat is lost, added or reordered."""
 import random
 from pathlib import Path
@@ -17,7 +17,7 @@ import runner
 async def beats_and_sums(dut):
     w = len(dut.s_axis_tdata) // 8
     user_w = len(dut.s_axis_tuser)
-    latency = int(dut.LATENCY.value)
+    latency = int(dut.LATENCY.value) + int(dut.VERDICT_REG.value)
     tb = TB(dut)
     rng = random.Random(11)
     dut.s_axis_tvalid.value = 0
@@ -73,7 +73,7 @@ async def beats_and_sums(dut):
     assert 300 // 5 < verified[0] < 300 // 2, f"{verified[0]} verifying frames"
 
 
-@pytest.mark.parametrize("data_w,latency", [(64, 0), (64, 1), (512, 2)])
-def test_toe_axis_csum_stream(data_w, latency):
+@pytest.mark.parametrize("data_w,latency,verdict_reg", [(64, 0, 0), (64, 1, 0), (512, 2, 0), (512, 2, 1)])
+def test_toe_axis_csum_stream(data_w, latency, verdict_reg):
     runner.run("toe_axis_csum_stream", "test_toe_axis_csum_stream",
-               {"DATA_W": data_w, "USER_W": 7, "LATENCY": latency}, Path(__file__).parent)
+               {"DATA_W": data_w, "USER_W": 7, "LATENCY": latency, "VERDICT_REG": verdict_reg}, Path(__file__).parent)
