@@ -440,16 +440,20 @@ module toe_tcp_core
   // for one below 31 kept, not 32), and its count holds the fast path's place ahead of
   // the verdict (above), so the verdict reaches neither.
   wire [5:0] notif_count_kept = notif_count_reg - 6'(notif_valid && notif_ready);
-  wire [5:0] steer_count_kept = steer_count_reg - 6'(m_steer_valid && m_steer_ready);
+  // the steering queue's pop comes late (the payload's last beat taken by the RX writer's
+  // input FIFO, behind its full compare): it chooses between the count's two sums, made
+  // beside it (taken before them it led the count: 3.12 ns at 512 bits, stop 56)
+  wire steer_pop = m_steer_valid && m_steer_ready;
+  wire [5:0] steer_count_moved = steer_count_reg + 6'(steer_reserve) + 6'(steer_tail_push) - 6'(steer_refund_reg);
   wire [2:0] openrsp_count_kept = openrsp_count_reg - 3'(open_rsp_valid && open_rsp_ready);
   wire [1:0] dbg_count_kept = dbg_count_reg - 2'(dbg_rsp_valid && dbg_rsp_ready);
   always_ff @(posedge clk) begin
     notif_count_reg <= notif_count_kept + 6'(do_notif);
-    steer_count_reg <= steer_count_kept + 6'(steer_reserve) + 6'(steer_tail_push) - 6'(steer_refund_reg);
+    steer_count_reg <= steer_pop ? steer_count_moved - 6'd1 : steer_count_moved;
     openrsp_count_reg <= openrsp_count_kept + 3'(do_openrsp);
     dbg_count_reg <= dbg_count_kept + 2'(do_dbg);
     notif_room_reg <= do_notif ? notif_count_kept < 6'd31 : notif_count_kept < 6'd32;
-    steer_room_reg <= steer_count_kept < 6'd31;
+    steer_room_reg <= steer_pop ? steer_count_reg < 6'd32 : steer_count_reg < 6'd31;
     openrsp_room_reg <= do_openrsp ? openrsp_count_kept < 3'd3 : openrsp_count_kept < 3'd4;
     dbg_room_reg <= do_dbg ? dbg_count_kept < 2'd1 : dbg_count_kept < 2'd2;
     if (rst) begin
@@ -1992,6 +1996,21 @@ module toe_tcp_core
   // either window below half the ring (wnd_below_half), side by side
   wire adv_kept_below_half = wnd_below_half(sent_sess_reg.rcv_adv, sent_sess_reg.rcv_nxt);
   wire adv_moved_below_half = wnd_below_half(post_adv_edge_reg, sent_sess_reg.rcv_nxt);
+  // The idle timer's two deadlines, from now_us of the cycle before (registered, so that the
+  // finish's compares of them start at registers), and whether the record the finish
+  // writes has its timer before its delayed ACK (deadline_is_tmr's compare), taken for
+  // each value its timer deadline may have (the record's, or either idle deadline) side by
+  // side and chosen as the finish chooses: the arm step reads it from a register (its
+  // compare in front of the arm queue's push and refund: 3.25 ns at 512 bits, stop 56)
+  logic [31:0] idle_fw2_at_reg, idle_keep_at_reg;
+  always_ff @(posedge clk) begin
+    idle_fw2_at_reg <= now_us + cfg_fin_wait_2_us;
+    idle_keep_at_reg <= now_us + cfg_keepalive_idle_us;
+  end
+  wire tmr_first_kept = seq_lt(sent_sess_reg.tmr_at, sent_sess_reg.dack_at);
+  wire tmr_first_fw2 = seq_lt(idle_fw2_at_reg, sent_sess_reg.dack_at);
+  wire tmr_first_keep = seq_lt(idle_keep_at_reg, sent_sess_reg.dack_at);
+  logic fin_tmr_first;   // fin_sess: tmr_at before dack_at (modulo 2^32)
   // ---- the finish (every event): idle timer, ACK, advertised edge, segment command,
   // record write ----
   always_comb begin
@@ -2012,7 +2031,10 @@ module toe_tcp_core
         fin_sess.snd_una == fin_sess.snd_max && !wants_window(fin_sess) &&
         (!fin_sess.tmr_on || (fin_sess.state == FIN_WAIT_2 ? post_accepted_reg : post_heard_reg))) begin
       fin_sess.tmr_on = 1'b1;
-      fin_sess.tmr_at = now_us + (fin_sess.state == FIN_WAIT_2 ? cfg_fin_wait_2_us : cfg_keepalive_idle_us);
+      fin_sess.tmr_at = fin_sess.state == FIN_WAIT_2 ? idle_fw2_at_reg : idle_keep_at_reg;
+      fin_tmr_first = fin_sess.state == FIN_WAIT_2 ? tmr_first_fw2 : tmr_first_keep;
+    end else begin
+      fin_tmr_first = tmr_first_kept;
     end
     // The ACK of a second full-sized segment waits for the session's data in the send queue
     // (which carries it), no longer than the delayed-ACK timer armed by the first and its
@@ -2065,13 +2087,14 @@ module toe_tcp_core
   // off), from the record the finish wrote ----
   sess_t arm_sess_reg;   // only its timer fields and state are read (the rest is pruned)
   logic [SW-1:0] arm_sid_reg;
-  logic arm_force_reg, arm_old_on_reg;
+  logic arm_force_reg, arm_old_on_reg, arm_tmr_first_reg;
   logic [31:0] arm_old_at_reg;
   always_ff @(posedge clk) begin
     arm_step_reg <= post_write_reg;
     arm_refund_reg <= arm_step_reg && !do_arm;
     if (post_write_reg) begin
       arm_sess_reg <= fin_sess;
+      arm_tmr_first_reg <= fin_tmr_first;
       arm_sid_reg <= post_sid_reg;
       arm_force_reg <= post_arm_force_reg;
       arm_old_on_reg <= post_old_on_reg;
@@ -2079,12 +2102,14 @@ module toe_tcp_core
     end
     if (rst) {arm_step_reg, arm_refund_reg} <= '0;
   end
-  assign arm_in = '{sid: arm_sid_reg, on: deadline_on(arm_sess_reg), at: deadline_at(arm_sess_reg)};
+  // deadline_is_tmr and deadline_at of the record, with the finish's compare
+  wire arm_is_tmr = arm_sess_reg.tmr_on && (!arm_sess_reg.dack_on || arm_tmr_first_reg);
+  assign arm_in = '{sid: arm_sid_reg, on: deadline_on(arm_sess_reg),
+                    at: arm_is_tmr ? arm_sess_reg.tmr_at : arm_sess_reg.dack_at};
   // the deadline moved: both deadlines compared with the old one side by side, chosen as
   // deadline_at chooses (its compare, the choice and the equality were in series into the
   // arm queue and its refund: 3.28 ns at 512 bits, stop 54)
-  wire arm_at_moved = deadline_is_tmr(arm_sess_reg) ? arm_sess_reg.tmr_at != arm_old_at_reg
-                                                    : arm_sess_reg.dack_at != arm_old_at_reg;
+  wire arm_at_moved = arm_is_tmr ? arm_sess_reg.tmr_at != arm_old_at_reg : arm_sess_reg.dack_at != arm_old_at_reg;
   assign do_arm = arm_step_reg && (arm_force_reg || arm_in.on != arm_old_on_reg || (arm_in.on && arm_at_moved));
 
   // RX delivery: a new connection's RX_DONE, the drop bit of every record written, and
@@ -2307,6 +2332,11 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && state_reg == ST_PRE && ev_reg == EV_SEG)
     assert (fast_waits_after_of(s, g) == wants_window(fs))
       else $error("toe_tcp_core: session %0d fast path's wants_window differs", sid_reg);
+  // the arm step's compare, made by the finish, is the one of the record it wrote
+  always @(posedge clk) if (!rst && arm_step_reg)
+    assert (arm_tmr_first_reg == seq_lt(arm_sess_reg.tmr_at, arm_sess_reg.dack_at) &&
+            arm_is_tmr == deadline_is_tmr(arm_sess_reg))
+      else $error("toe_tcp_core: session %0d arm step's timer-first compare differs from its record's", arm_sid_reg);
   // the verdict's record tests, chosen among the candidates, are those of the record read
   always @(posedge clk) if (!rst && state_reg == ST_PRE)
     assert (fast_seg_ok_read == fast_seg_ok(s, g, seg_end_reg, fast_data_reg))
