@@ -304,18 +304,21 @@ package toe_tcp_rules_pkg;
 
   // The MSS to send with: the peer's option, 536 without one (RFC 9293 3.7.1), raised to
   // `floor_mss` (a tiny MSS costs a segment per few bytes; `clamped` says it was raised),
-  // and never above `our_mss`.
+  // and never above `our_mss`. Every compare is made on the inputs, side by side, and
+  // chosen after (the two compares in series, each behind a choice, were the pre stage's
+  // longest path at 512 bits: 3.64 ns in the cell-delay model, stop 56).
   typedef struct packed {
     logic [15:0] mss;
     logic        clamped;
   } mss_t;
   function automatic mss_t peer_mss(input logic [15:0] opt, our_mss, floor_mss);
     mss_t r;
-    logic [15:0] m;
-    m = opt == '0 ? 16'd536 : opt;
-    r.clamped = m < floor_mss;
-    if (r.clamped) m = floor_mss;
-    r.mss = m < our_mss ? m : our_mss;
+    logic given, below_ours;
+    given = opt != '0;
+    r.clamped = given ? opt < floor_mss : 16'd536 < floor_mss;
+    // the MSS before the cap is below ours
+    below_ours = r.clamped ? floor_mss < our_mss : given ? opt < our_mss : 16'd536 < our_mss;
+    r.mss = !below_ours ? our_mss : r.clamped ? floor_mss : given ? opt : 16'd536;
     return r;
   endfunction
   // ---- out-of-order reassembly ----

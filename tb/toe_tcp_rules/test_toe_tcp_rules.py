@@ -312,6 +312,10 @@ async def peer_mss_defaults_clamps_and_caps(dut):
     rng = random.Random(6)
     cases = [(0, 1460, 536), (0, 1460, 1000), (1460, 1460, 536), (9000, 1460, 536), (1, 1460, 536),
              (88, 1460, 88), (536, 500, 536)]
+    # equal and next-to-equal values on each compare (option, floor, ours; 536 by default)
+    cases += [(1000, 1000, 1000), (999, 1000, 1000), (1001, 1000, 536), (1000, 999, 1000), (600, 1460, 600),
+              (599, 1460, 600), (601, 1460, 600), (0, 536, 536), (0, 535, 536), (0, 537, 536), (0, 1460, 537),
+              (0, 1460, 535), (0, 535, 535), (700, 600, 650), (700, 650, 600), (0, 600, 650)]
     cases += [(rng.choice([0, rng.randrange(1, 65536)]), rng.randrange(536, 9001), rng.randrange(64, 1461))
               for _ in range(500)]
     for opt, ours, floor in cases:
