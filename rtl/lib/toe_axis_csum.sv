@@ -6,7 +6,7 @@
 // a received packet whose checksum field is included verifies when the sum is 16'hFFFF,
 // which `sum_ok` says beside it from the sum before the fold (toe_pkg::csum_verifies, no
 // adder after the running sum's).
-// Timing: `sum_valid` pulses LATENCY cycles after the last beat, with `sum`, `sum_wide`
+// Timing: `sum_valid` pulses LATENCY (+ OUT_REG) cycles after the last beat, with `sum`, `sum_wide`
 // (the running sum before the fold: a consumer that registers it folds behind the register,
 // not after the running sum's carry chain) and `sum_ok`;
 // at LATENCY 0 all are combinational in the last beat's cycle (a verdict can ride on that beat's
@@ -15,12 +15,17 @@
 // LATENCY adds, each a register across the whole beat:
 //   1: the beat's word sum (carry-save) is registered before the running sum and the fold;
 //   2: the beat's words are also registered before the tree (after the byte masks).
+// OUT_REG 1 adds a register after the running sum: `sum_wide` is that register, and
+// `sum` and `sum_ok` are its fold and compare (the outputs come LATENCY + 1 cycles after
+// the last beat; a consumer's logic then starts at a register, not behind the running
+// sum's carry chain).
 // A stream whose checksum is the verdict on its own last beat goes through LATENCY
 // registers beside it (toe_tcp_rx_parse); a store-and-forward sender keeps the sum apart
 // from its command until both are there (toe_tcp_tx_engine).
 module toe_axis_csum #(
   parameter int unsigned DATA_W  = 64,   // tdata width, multiple of 16
-  parameter int unsigned LATENCY = 0     // 0, 1 or 2 register stages (above)
+  parameter int unsigned LATENCY = 0,    // 0, 1 or 2 register stages (above)
+  parameter bit          OUT_REG = 1'b0    // 1: the running sum registered before the outputs
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -97,8 +102,16 @@ module toe_axis_csum #(
   logic [31:0] acc_reg;
   wire [31:0] acc_now = (tag_sum.first ? tag_sum.seed : acc_reg) + beat_s_staged + beat_c_staged;
   always_ff @(posedge clk) if (tag_sum.beat) acc_reg <= acc_now;
-  assign sum = toe_pkg::csum_fold(acc_now);
-  assign sum_wide = acc_now;
-  assign sum_ok = toe_pkg::csum_verifies(acc_now);
-  assign sum_valid = tag_sum.beat && tag_sum.last;
+  if (OUT_REG) begin : g_out_reg
+    always_ff @(posedge clk) begin
+      sum_wide <= acc_now;
+      sum_valid <= tag_sum.beat && tag_sum.last;
+      if (rst) sum_valid <= 1'b0;
+    end
+  end else begin : g_out_wire
+    assign sum_wide = acc_now;
+    assign sum_valid = tag_sum.beat && tag_sum.last;
+  end
+  assign sum = toe_pkg::csum_fold(sum_wide);
+  assign sum_ok = toe_pkg::csum_verifies(sum_wide);
 endmodule

@@ -9,10 +9,11 @@
 // Timing: m_* is s_* LATENCY + VERDICT_REG cycles later (no back-pressure, so no ready);
 // `m_sum_ok` is valid with the last beat only. LATENCY 0 is a wire (the verdict
 // combinational on the last beat); each stage cuts the sum's path as toe_axis_csum says.
-// VERDICT_REG 1 registers the running sum before the verdict: `m_sum_ok` is then the
-// fold's compare on a register, not behind the running sum's carry chain (which, with a
-// frame FIFO's commit and rewind behind it, was the TCP RX parser's longest path at 512
-// bits: 3.20 ns in Yosys' cell-delay model, stop 56), for one cycle more.
+// VERDICT_REG 1 registers the running sum before the verdict (toe_axis_csum's OUT_REG):
+// `m_sum_ok` is then the fold's compare on a register, not behind the running sum's carry
+// chain (which, with a frame FIFO's commit and rewind behind it, was the TCP RX parser's
+// longest path at 512 bits: 3.20 ns in Yosys' cell-delay model, stop 56), for one cycle
+// more.
 module toe_axis_csum_stream #(
   parameter int unsigned DATA_W  = 64,   // tdata width, multiple of 16
   parameter int unsigned USER_W  = 1,
@@ -35,26 +36,11 @@ module toe_axis_csum_stream #(
   output logic [USER_W-1:0]   m_axis_tuser,
   output logic                m_sum_ok         // with the last beat: the sum verifies
 );
-  logic sum_valid, verdict_valid;
-  logic [31:0] sum_wide;
-  toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(LATENCY)) u_csum (
+  logic sum_valid;
+  toe_axis_csum #(.DATA_W(DATA_W), .LATENCY(LATENCY), .OUT_REG(VERDICT_REG)) u_csum (
     .clk, .rst, .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .beat(s_axis_tvalid),
-    .tlast(s_axis_tlast), .start, .seed, .sum(), .sum_wide, .sum_ok(), .sum_valid
+    .tlast(s_axis_tlast), .start, .seed, .sum(), .sum_wide(), .sum_ok(m_sum_ok), .sum_valid
   );
-  if (VERDICT_REG) begin : g_verdict_reg
-    logic [31:0] sum_wide_reg;
-    logic sum_valid_reg;
-    always_ff @(posedge clk) begin
-      sum_wide_reg <= sum_wide;
-      sum_valid_reg <= sum_valid;
-      if (rst) sum_valid_reg <= 1'b0;
-    end
-    assign m_sum_ok = toe_pkg::csum_verifies(sum_wide_reg);
-    assign verdict_valid = sum_valid_reg;
-  end else begin : g_verdict_wire
-    assign m_sum_ok = toe_pkg::csum_verifies(sum_wide);   // toe_axis_csum's sum_ok
-    assign verdict_valid = sum_valid;
-  end
 
   toe_delay #(.WIDTH(1 + DATA_W + DATA_W/8 + USER_W), .STAGES(LATENCY + VERDICT_REG)) u_delay (
     .clk, .rst, .s_valid(s_axis_tvalid), .s_data({s_axis_tlast, s_axis_tdata, s_axis_tkeep, s_axis_tuser}),
@@ -64,7 +50,7 @@ module toe_axis_csum_stream #(
 `ifndef SYNTHESIS
   // the sum comes out with a frame's last beat, and at no other time
   always @(posedge clk) if (!rst)
-    assert (verdict_valid == (m_axis_tvalid && m_axis_tlast))
+    assert (sum_valid == (m_axis_tvalid && m_axis_tlast))
       else $error("toe_axis_csum_stream: checksum out of step with its frame (instance %m)");
 `endif
 endmodule

@@ -2,7 +2,7 @@
 start offsets and seeds) matches an RFC 1071 reference, and `sum_ok` says whether it is
 0xFFFF (a third of the frames verify, through both forms of the unfolded sum that fold to
 it), and `sum_wide` folds to it; `sum_valid` pulses exactly
-LATENCY cycles after each frame's last beat and at no other time, frames back to back
+LATENCY + OUT_REG cycles after each frame's last beat and at no other time, frames back to back
 or with idle cycles between beats."""
 import random
 from pathlib import Path
@@ -18,7 +18,7 @@ import runner
 @cocotb.test(timeout_time=4, timeout_unit="ms")
 async def sums(dut):
     w = len(dut.tdata) // 8
-    latency = int(dut.LATENCY.value)
+    latency = int(dut.LATENCY.value) + int(dut.OUT_REG.value)
     tb = TB(dut)
     rng = random.Random(6)
     dut.beat.value = 0
@@ -63,7 +63,7 @@ async def sums(dut):
     assert frames // 5 < seen.count(0xFFFF) < frames // 2, f"{seen.count(0xFFFF)} verifying frames"
 
 
-@pytest.mark.parametrize("data_w,latency", [(64, 0), (128, 1), (512, 0), (512, 2)])
-def test_toe_axis_csum(data_w, latency):
-    runner.run("toe_axis_csum", "test_toe_axis_csum", {"DATA_W": data_w, "LATENCY": latency},
+@pytest.mark.parametrize("data_w,latency,out_reg", [(64, 0, 0), (128, 1, 0), (512, 0, 0), (512, 2, 0), (512, 2, 1)])
+def test_toe_axis_csum(data_w, latency, out_reg):
+    runner.run("toe_axis_csum", "test_toe_axis_csum", {"DATA_W": data_w, "LATENCY": latency, "OUT_REG": out_reg},
                Path(__file__).parent)
