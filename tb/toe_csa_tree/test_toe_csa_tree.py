@@ -22,6 +22,6 @@ async def words_sum_to_the_terms(dut):
         assert got == sum(terms) % (1 << out_w), (terms, got)
 
 
-@pytest.mark.parametrize("n,out_w", [(1, 16), (2, 17), (3, 18), (7, 19), (32, 32), (32, 18)])
+@pytest.mark.parametrize("n,out_w", [(1, 16), (2, 17), (3, 18), (4, 18), (5, 19), (6, 19), (7, 19), (9, 20), (15, 20), (17, 21), (32, 32), (32, 18)])
 def test_toe_csa_tree(n, out_w):
     runner.run("toe_csa_tree", "test_toe_csa_tree", {"N": n, "IN_W": 16, "OUT_W": out_w}, Path(__file__).parent)
