@@ -18,7 +18,13 @@
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
 // The header's share of the checksum (pseudo-header and header fields) is summed when a
 // command is queued, unfolded (HDR_SUM_W bits: folded in front of the queues, it made the
-// command's way into them 12 LUT levels at 512 bits, stop 43). A data (SYN, FIN) segment's
+// command's way into them 12 LUT levels at 512 bits, stop 43), in two steps: its 15 terms
+// compressed to two words (toe_csa_tree, no carry chain) as the command is taken, and the
+// two added (one carry chain) from a register per queue into the queue (summed in one
+// step, 4 carry chains from the protocol core's queue into these, the longest path at
+// 512 bits in Yosys' cell-delay model: 3.54 ns, stop 57). The queues pass a command into
+// an empty queue straight to their output (BYPASS), so a command is readable two cycles
+// after it was taken, as before the register. A data (SYN, FIN) segment's
 // share seeds its payload's checksum (pipelined, CSUM_LATENCY stages: csum_latency, see
 // toe_axis_csum), whose running sum is registered unfolded and folded into the checksum
 // field behind the register; the fields join their commands in the header queue's order,
@@ -65,7 +71,8 @@ module toe_tcp_tx_engine
   localparam int unsigned HDR_SUM_W = 16 + $clog2(HDR_TERMS);   // the header's 16-bit terms, summed unfolded
 
   // ---- issue: header-only commands to their own queue; else start the payload read and
-  // remember the command ----
+  // remember the command; each through its own register (below), so a header-only command
+  // is not held behind a data command waiting for room ----
   logic pend_ready, pend_valid, pend_pop;
   tcp_tx_cmd_t pend;
   logic [HDR_SUM_W-1:0] pend_hdr_sum;   // its header's share of the checksum (unfolded)
@@ -74,13 +81,22 @@ module toe_tcp_tx_engine
   logic hof_ready, hof_valid, hof_pop;
   tcp_tx_cmd_t hof_cmd;
   logic [HDR_SUM_W-1:0] hof_hdr_sum;
-  assign s_cmd_ready = header_only ? hof_ready : pend_ready && (!needs_read || m_rd_job_ready);
-  assign m_rd_job_valid = s_cmd_valid && needs_read && pend_ready;
+  // a command taken and its header's share in carry-save form, before its queue
+  typedef struct packed {
+    tcp_tx_cmd_t          cmd;
+    logic [HDR_SUM_W-1:0] hdr_s, hdr_c;
+  } staged_t;
+  staged_t taken, pend_in_reg, hof_in_reg;
+  logic pend_in_valid_reg, hof_in_valid_reg;
+  wire pend_in_free = !pend_in_valid_reg || pend_ready;   // empty, or moves into its queue now
+  wire hof_in_free = !hof_in_valid_reg || hof_ready;
+  assign s_cmd_ready = header_only ? hof_in_free : pend_in_free && (!needs_read || m_rd_job_ready);
+  assign m_rd_job_valid = s_cmd_valid && needs_read && pend_in_free;
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
                       base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
                       offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
-  // The checksum's share of the pseudo-header and the header fields, summed once when a
-  // command is queued (both queues keep it): the output adds the payload's and folds.
+  // The checksum's share of the pseudo-header and the header fields (both queues keep it):
+  // the output adds the payload's and folds.
   // The pseudo-header's TCP length (header, option, payload: below 2^16) is two terms, the
   // header's bytes and the payload's length: their sum in the tree, not a carry chain in
   // front of it.
@@ -90,19 +106,44 @@ module toe_tcp_tx_engine
             c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
             {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
   endfunction
-  logic [HDR_SUM_W-1:0] cmd_terms_sum;
-  toe_sum_tree #(.N(HDR_TERMS), .IN_W(16), .OUT_W(HDR_SUM_W)) u_cmd_hdr_sum (.terms(hdr_terms(s_cmd)), .sum(cmd_terms_sum));
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(CMD_AHEAD)) u_pending (
-    .clk, .rst, .s_data({s_cmd, cmd_terms_sum}), .s_valid(s_cmd_valid && s_cmd_ready && !header_only),
+  assign taken.cmd = s_cmd;
+  toe_csa_tree #(.N(HDR_TERMS), .IN_W(16), .OUT_W(HDR_SUM_W)) u_cmd_hdr_sum (
+    .terms(hdr_terms(s_cmd)), .sum_s(taken.hdr_s), .sum_c(taken.hdr_c));
+  always_ff @(posedge clk) begin
+    if (pend_in_free) begin
+      pend_in_valid_reg <= s_cmd_valid && s_cmd_ready && !header_only;
+      pend_in_reg <= taken;
+    end
+    if (hof_in_free) begin
+      hof_in_valid_reg <= s_cmd_valid && header_only;
+      hof_in_reg <= taken;
+    end
+    if (rst) {pend_in_valid_reg, hof_in_valid_reg} <= 2'b00;
+  end
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(CMD_AHEAD), .BYPASS(1'b1)) u_pending (
+    .clk, .rst, .s_data({pend_in_reg.cmd, pend_in_reg.hdr_s + pend_in_reg.hdr_c}), .s_valid(pend_in_valid_reg),
     .s_ready(pend_ready), .commit(1'b0), .rewind(1'b0), .m_data({pend, pend_hdr_sum}), .m_valid(pend_valid),
     .m_ready(pend_pop),
     .uncommitted()
   );
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(8)) u_header_only (
-    .clk, .rst, .s_data({s_cmd, cmd_terms_sum}), .s_valid(s_cmd_valid && header_only), .s_ready(hof_ready),
-    .commit(1'b0), .rewind(1'b0), .m_data({hof_cmd, hof_hdr_sum}), .m_valid(hof_valid), .m_ready(hof_pop),
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W + HDR_SUM_W), .DEPTH(8), .BYPASS(1'b1)) u_header_only (
+    .clk, .rst, .s_data({hof_in_reg.cmd, hof_in_reg.hdr_s + hof_in_reg.hdr_c}), .s_valid(hof_in_valid_reg),
+    .s_ready(hof_ready), .commit(1'b0), .rewind(1'b0), .m_data({hof_cmd, hof_hdr_sum}), .m_valid(hof_valid),
+    .m_ready(hof_pop),
     .uncommitted()
   );
+`ifndef SYNTHESIS
+  // the two words are the header's share: the sum of its terms (exact in HDR_SUM_W bits)
+  always @(posedge clk) if (!rst && s_cmd_valid && s_cmd_ready) begin
+    logic [HDR_TERMS*16-1:0] t;
+    logic [HDR_SUM_W-1:0] want;
+    t = hdr_terms(s_cmd);
+    want = '0;
+    for (int i = 0; i < HDR_TERMS; i++) want += HDR_SUM_W'(t[16*i +: 16]);
+    assert (HDR_SUM_W'(taken.hdr_s + taken.hdr_c) == want)
+      else $error("toe_tcp_tx_engine: header share %0h, terms sum to %0h", taken.hdr_s + taken.hdr_c, want);
+  end
+`endif
 
   // ---- payload: ring bytes, or the MSS option, or nothing (one empty beat) ----
   logic [DATA_W-1:0] pl_tdata;
