@@ -169,20 +169,37 @@ module toe_tcp_session_table
       match[w] = rd_entry[w].valid && rd_entry[w].remote_ip == cmp_req.rip &&
                  rd_entry[w].remote_port == cmp_req.rport && rd_entry[w].local_port == cmp_req.lport;
   // the less loaded row (a full row counts as fully loaded; both full: none); the first
-  // vacant way of the chosen row
+  // vacant way of the chosen row. Counts compared as thermometer codes and the first way
+  // found by a priority walk, AND/OR logic of the 2 * WAYS vacancy bits: counted with
+  // adders and isolated as v & -v, three carry chains in series from the rows' read
+  // (9 LUT levels at 512 bits depth-mapped, stop 57, the deepest with one other).
+  function automatic logic [WAYS-1:0] at_least(input logic [WAYS-1:0] v);   // [k]: more than k bits set
+    logic [WAYS:0] t;   // [k]: at least k of the bits so far
+    t = '0;
+    t[0] = 1'b1;
+    for (int w = 0; w < WAYS; w++)
+      for (int k = WAYS; k >= 1; k--) t[k] = t[k] | (v[w] & t[k-1]);
+    return t[WAYS:1];
+  endfunction
+  function automatic logic [WAYS-1:0] first_set(input logic [WAYS-1:0] v);
+    logic [WAYS-1:0] f;
+    logic seen;
+    seen = 1'b0;
+    for (int w = 0; w < WAYS; w++) begin
+      f[w] = v[w] && !seen;
+      seen = seen || v[w];
+    end
+    return f;
+  endfunction
   logic [NW-1:0] free_way, pick_free_way;   // one-hot or zero
   always_comb begin
     logic [WAYS-1:0] vac [HALVES];
-    logic [$clog2(WAYS+1)-1:0] n_vac [HALVES];
-    logic right;
-    for (int h = 0; h < HALVES; h++) begin
+    logic right;   // the right row has more vacant ways
+    for (int h = 0; h < HALVES; h++)
       for (int w = 0; w < WAYS; w++) vac[h][w] = !rd_entry[h * WAYS + w].valid;
-      n_vac[h] = '0;
-      for (int w = 0; w < WAYS; w++) n_vac[h] += vac[h][w];
-    end
-    right = n_vac[1] > n_vac[0];
+    right = |(at_least(vac[1]) & ~at_least(vac[0]));
     free_way = '0;
-    free_way[(right ? WAYS : 0) +: WAYS] = (right ? vac[1] : vac[0]) & -(right ? vac[1] : vac[0]);
+    free_way[(right ? WAYS : 0) +: WAYS] = first_set(right ? vac[1] : vac[0]);
   end
   always_ff @(posedge clk) begin
     for (int w = 0; w < NW; w++) begin
@@ -300,5 +317,20 @@ module toe_tcp_session_table
     assert (!(rd_valid && writes_table(rd_req)) && !(cmp_valid && writes_table(cmp_req)) &&
             !(pick_valid && writes_table(pick_req)))
       else $error("toe_tcp_session_table: a writing request shares the pipeline");
+  // the free way is the lowest vacant way of the row with more vacant ways (left on a tie)
+  always @(posedge clk) if (!rst && cmp_valid) begin
+    int n_left, n_right, want;
+    n_left = 0;
+    n_right = 0;
+    for (int w = 0; w < WAYS; w++) begin
+      n_left += int'(!rd_entry[w].valid);
+      n_right += int'(!rd_entry[WAYS + w].valid);
+    end
+    want = -1;
+    for (int w = NW - 1; w >= 0; w--)
+      if (!rd_entry[w].valid && (n_right > n_left) == (w >= WAYS)) want = w;
+    assert (free_way == (want < 0 ? NW'(0) : NW'(1) << want))
+      else $error("toe_tcp_session_table: free way %b, vacant counts %0d / %0d", free_way, n_left, n_right);
+  end
 `endif
 endmodule
