@@ -294,8 +294,6 @@ module toe_tcp
         rxread_wake_valid, rxread_wake_ready, rd_refused, core_app_error;
   sid_t rxread_wake_session;
   logic [31:0] rxread_op_rx_first, rxread_op_seen, rxread_rd_rx_req, rxread_rd_rx_read;
-  logic [31:0] rxread_rd_rx_read_ram, rxread_rd_rx_read_new;
-  logic rxread_rd_rx_read_is_new;
   toe_tcp_rx_read #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_rx_read (
     .clk, .rst, .cfg_mem_base, .s_req_valid(rd_req_valid), .s_req_ready(rd_req_ready), .s_req(rd_req),
     .m_job_valid(rd_job_valid), .m_job_ready(rd_job_ready), .m_job(rd_job),
@@ -305,7 +303,6 @@ module toe_tcp
     .op_rx_first(rxread_op_rx_first), .op_readable(rxread_op_readable), .op_wake_on(rxread_op_wake_on),
     .op_seen(rxread_op_seen),
     .rd_session(rec_rd_session), .rd_rx_req(rxread_rd_rx_req), .rd_rx_read(rxread_rd_rx_read),
-    .rd_rx_read_ram(rxread_rd_rx_read_ram), .rd_rx_read_new(rxread_rd_rx_read_new), .rd_rx_read_is_new(rxread_rd_rx_read_is_new),
     .rd_readable(rxread_rd_readable),
     .m_wake_valid(rxread_wake_valid), .m_wake_ready(rxread_wake_ready), .m_wake_session(rxread_wake_session),
     .stat_refused(rd_refused)
@@ -363,7 +360,6 @@ module toe_tcp
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
     .rxread_op_woken, .rxread_op_init, .rxread_op_rx_first, .rxread_op_readable,
     .rxread_op_wake_on, .rxread_op_seen, .rxread_rd_rx_req, .rxread_rd_rx_read, .rxread_rd_readable,
-    .rxread_rd_rx_read_ram, .rxread_rd_rx_read_new, .rxread_rd_rx_read_is_new,
     .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
     .txreq_op_woken, .txreq_op_init, .txreq_op_tx_first, .txreq_op_sendable,
     .txreq_op_known_dead, .txreq_op_snd_una, .txreq_op_clear_want, .txreq_op_want_seen,

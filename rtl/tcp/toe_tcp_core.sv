@@ -163,9 +163,6 @@ module toe_tcp_core
   input  logic [31:0]   rxread_rd_rx_req,
   input  logic [31:0]   rxread_rd_rx_read,
   input  logic          rxread_rd_readable,
-  input  logic [31:0]   rxread_rd_rx_read_ram,    // rxread_rd_rx_read's two candidates and the choice
-  input  logic [31:0]   rxread_rd_rx_read_new,
-  input  logic          rxread_rd_rx_read_is_new,
   input  logic          rxread_wake_valid,
   output logic          rxread_wake_ready,
   input  sid_t          rxread_wake_session,
@@ -1987,28 +1984,15 @@ module toe_tcp_core
   // In ST_PRE whether the edge moves (adv_edge_moves, on the record's RCV.ADV, MSS and for
   // a pure ACK its RCV.NXT) is tested on each of the record read's candidates and chosen
   // after, as the fast path's verdict is (the read's 3:1 choice in front of its sums led
-  // the edge: 3.19 ns at 512 bits, stop 56), and its tests on the ring's end on each of
-  // the read engine's two RX_READ candidates too (its 2:1 choice in front of them made the
-  // edge one of the two deepest paths depth-mapped at 512 bits, 9 LUT levels, stop 57);
-  // the edges it moves to come from the record read (their sums have no test behind them).
+  // the edge: 3.19 ns at 512 bits, stop 56); the edges it moves to come from the record
+  // read (their sums have no test behind them).
   function automatic logic fast_edge_moves(input sess_t x, input logic with_data, input logic [31:0] seg_end, rx_read);
     return adv_edge_moves(x.rcv_adv, with_data ? seg_end : x.rcv_nxt, rx_read, x.mss, !with_data && x.ooo[0].on,
                           RING, MAX_WIN);
   endfunction
-  function automatic logic fast_edge_moves_of(input sess_t x, input logic with_data, input logic [31:0] seg_end,
-                                              input logic [31:0] rx_read_ram, rx_read_new, input logic rx_read_is_new);
-    logic ring_ram, ring_new;
-    ring_ram = adv_ring_allows(x.rcv_adv, rx_read_ram, x.mss, RING);
-    ring_new = adv_ring_allows(x.rcv_adv, rx_read_new, x.mss, RING);
-    return !(!with_data && x.ooo[0].on) && adv_win_allows(x.rcv_adv, with_data ? seg_end : x.rcv_nxt, x.mss, RING, MAX_WIN) &&
-           (rx_read_is_new ? ring_new : ring_ram);
-  endfunction
-  wire fast_edge_moves_ram = fast_edge_moves_of(rd_ram, fast_data_reg, seg_end_reg, rxread_rd_rx_read_ram,
-                                                rxread_rd_rx_read_new, rxread_rd_rx_read_is_new);
-  wire fast_edge_moves_new = fast_edge_moves_of(rd_new, fast_data_reg, seg_end_reg, rxread_rd_rx_read_ram,
-                                                rxread_rd_rx_read_new, rxread_rd_rx_read_is_new);
-  wire fast_edge_moves_old = fast_edge_moves_of(rd_old, fast_data_reg, seg_end_reg, rxread_rd_rx_read_ram,
-                                                rxread_rd_rx_read_new, rxread_rd_rx_read_is_new);
+  wire fast_edge_moves_ram = fast_edge_moves(rd_ram, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
+  wire fast_edge_moves_new = fast_edge_moves(rd_new, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
+  wire fast_edge_moves_old = fast_edge_moves(rd_old, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_read = rd_is_new ? fast_edge_moves_new : rd_is_old ? fast_edge_moves_old : fast_edge_moves_ram;
   wire adv_edges_t fast_edges = adv_edges(fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, RING, MAX_WIN);
   logic [31:0] post_adv_edge_reg;

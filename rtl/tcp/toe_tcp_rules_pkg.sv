@@ -281,29 +281,17 @@ package toe_tcp_rules_pkg;
     e.win_caps = neg_in_ring(32'(1) + max_win - ring_bytes + rcv_nxt + ~rx_read, ring_bytes);  // win - ring < 0
     return e;
   endfunction
-  // The tests adv_edge_moves makes, in two parts: those on the ring's end (RX_READ) and
-  // those on the window field's end (RCV.NXT), so that a caller with more than one value
-  // of RX_READ to choose from can make the first on each and choose after.
-  function automatic logic adv_ring_allows(input logic [31:0] rcv_adv, rx_read, input logic [15:0] mss,
-                                           input logic [31:0] ring_bytes);
-    logic ring_ahead, ring_half, ring_mss;
-    ring_ahead = neg_in_ring(32'(1) - ring_bytes + rcv_adv + ~rx_read, ring_bytes);                      // RCV.ADV < ring
-    ring_half = !neg_in_ring(32'(1) + ring_bytes - (ring_bytes >> 1) + ~rcv_adv + rx_read, ring_bytes);  // ring - RCV.ADV >= ring/2
-    ring_mss = !neg_in_ring(32'(2) + ring_bytes + ~rcv_adv + ~32'(mss) + rx_read, ring_bytes);           // ring - RCV.ADV >= MSS
-    return ring_ahead && (ring_half || ring_mss);
-  endfunction
-  function automatic logic adv_win_allows(input logic [31:0] rcv_adv, rcv_nxt, input logic [15:0] mss,
-                                          input logic [31:0] ring_bytes, max_win);
-    logic win_ahead, win_half, win_mss;
-    win_ahead = neg_in_ring(32'(1) - max_win + ~rcv_nxt + rcv_adv, ring_bytes);                          // RCV.ADV < win
-    win_half = !neg_in_ring(32'(1) + max_win - (ring_bytes >> 1) + rcv_nxt + ~rcv_adv, ring_bytes);      // win - RCV.ADV >= ring/2
-    win_mss = !neg_in_ring(32'(2) + max_win + rcv_nxt + ~32'(mss) + ~rcv_adv, ring_bytes);               // win - RCV.ADV >= MSS
-    return win_ahead && (win_half || win_mss);
-  endfunction
   function automatic logic adv_edge_moves(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
                                           input logic [15:0] mss, input logic dup,
                                           input logic [31:0] ring_bytes, max_win);
-    return !dup && adv_ring_allows(rcv_adv, rx_read, mss, ring_bytes) && adv_win_allows(rcv_adv, rcv_nxt, mss, ring_bytes, max_win);
+    logic ring_ahead, win_ahead, ring_half, ring_mss, win_half, win_mss;
+    ring_ahead = neg_in_ring(32'(1) - ring_bytes + rcv_adv + ~rx_read, ring_bytes);                      // RCV.ADV < ring
+    win_ahead = neg_in_ring(32'(1) - max_win + ~rcv_nxt + rcv_adv, ring_bytes);                          // RCV.ADV < win
+    ring_half = !neg_in_ring(32'(1) + ring_bytes - (ring_bytes >> 1) + ~rcv_adv + rx_read, ring_bytes);  // ring - RCV.ADV >= ring/2
+    ring_mss = !neg_in_ring(32'(2) + ring_bytes + ~rcv_adv + ~32'(mss) + rx_read, ring_bytes);           // ring - RCV.ADV >= MSS
+    win_half = !neg_in_ring(32'(1) + max_win - (ring_bytes >> 1) + rcv_nxt + ~rcv_adv, ring_bytes);      // win - RCV.ADV >= ring/2
+    win_mss = !neg_in_ring(32'(2) + max_win + rcv_nxt + ~32'(mss) + ~rcv_adv, ring_bytes);               // win - RCV.ADV >= MSS
+    return !dup && ring_ahead && win_ahead && (ring_half || ring_mss) && (win_half || win_mss);
   endfunction
   // adv_edge_moves says whether the edge moves: exactly when adv_edge differs from rcv_adv
   // (a move goes right of it), without the 32-bit compare of the edge with rcv_adv.

@@ -72,9 +72,6 @@ module toe_tcp_rx_read
   output logic [31:0]   rd_rx_req,
   output logic [31:0]   rd_rx_read,
   output logic          rd_readable,
-  output logic [31:0]   rd_rx_read_ram,  // rd_rx_read = rd_rx_read_is_new ? rd_rx_read_new : rd_rx_read_ram
-  output logic [31:0]   rd_rx_read_new,  // (registers, for a reader that tests each and chooses after)
-  output logic          rd_rx_read_is_new,
   // sessions whose reads the core must look at
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
@@ -180,7 +177,6 @@ module toe_tcp_rx_read
   end
   assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
   assign {rd_rx_req, rd_rx_read, rd_readable} = {rd_rec.rx_req, rd_rec.rx_read, rd_rec.readable};
-  assign {rd_rx_read_ram, rd_rx_read_new, rd_rx_read_is_new} = {rd_ram_reg.rx_read, rd_new_reg.rx_read, rd_fwd_reg};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once
