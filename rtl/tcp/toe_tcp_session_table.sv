@@ -170,9 +170,10 @@ module toe_tcp_session_table
                  rd_entry[w].remote_port == cmp_req.rport && rd_entry[w].local_port == cmp_req.lport;
   // the less loaded row (a full row counts as fully loaded; both full: none); the first
   // vacant way of the chosen row. Counts compared as thermometer codes and the first way
-  // found by a priority walk, AND/OR logic of the 2 * WAYS vacancy bits: counted with
-  // adders and isolated as v & -v, three carry chains in series from the rows' read
-  // (9 LUT levels at 512 bits depth-mapped, stop 57, the deepest with one other).
+  // found by a priority walk, AND/OR logic of the 2 * WAYS vacancy bits, placed in its
+  // half by a 2:1 choice (counted with adders, isolated as v & -v and placed by a part
+  // select at a variable offset, they were carry chains in series from the rows' read: 9
+  // LUT levels at 512 bits depth-mapped, the deepest with one other, stop 57).
   function automatic logic [WAYS-1:0] at_least(input logic [WAYS-1:0] v);   // [k]: more than k bits set
     logic [WAYS:0] t;   // [k]: at least k of the bits so far
     t = '0;
@@ -198,8 +199,7 @@ module toe_tcp_session_table
     for (int h = 0; h < HALVES; h++)
       for (int w = 0; w < WAYS; w++) vac[h][w] = !rd_entry[h * WAYS + w].valid;
     right = |(at_least(vac[1]) & ~at_least(vac[0]));
-    free_way = '0;
-    free_way[(right ? WAYS : 0) +: WAYS] = first_set(right ? vac[1] : vac[0]);
+    free_way = right ? {first_set(vac[1]), WAYS'(0)} : {WAYS'(0), first_set(vac[0])};
   end
   always_ff @(posedge clk) begin
     for (int w = 0; w < NW; w++) begin
