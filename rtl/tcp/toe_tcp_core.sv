@@ -823,6 +823,10 @@ module toe_tcp_core
   function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
     return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
   endfunction
+  // whether that edge moves (adv_edge_of differs from RCV.ADV)
+  function automatic logic edge_moves_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
+    return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
+  endfunction
   // a read opened the window by a step: the edge moves (RCV.NXT unchanged, so a hole's
   // duplicate ACK is what keeps it)
   // the window an edge gives, pos(edge - RCV.NXT), is below half the ring: the sign of one
@@ -1977,7 +1981,12 @@ module toe_tcp_core
   // (toe_tcp_rules_pkg::adv_edge on post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg;
   // an SVA checks they agree), so that the finish only chooses: from it, the edge led the
   // segment command's window and the read engine's wake bit (13 LUT levels at 512 bits,
-  // stop 43). Its enable is the state, not the fast path's verdict: a slow event's ST_TAIL
+  // stop 43). It is kept as adv_edge's two parts: whether the edge moves
+  // (post_edge_moves_reg) and where it moves to (post_edge_moved_reg); unmoved it is the
+  // record's RCV.ADV, which no step but the SYN's changes (the SYN's is a slow step, and
+  // ST_TAIL tests its result). The finish chooses, so no value mux follows the move test's
+  // carry chains (that mux was the depth-mapped deepest path at 512 bits, 9 levels, stop
+  // 57). Its enable is the state, not the fast path's verdict: a slow event's ST_TAIL
   // loads it again, and a fast one's ST_PRE comes after the previous event's finish read it
   // (an event started in a size step is slow_only_reg, its ST_PRE beside the send step). The
   // tail changes none of the fields it reads (RCV.NXT, RCV.ADV, MSS, reassembly, RX_READ).
@@ -1990,25 +1999,33 @@ module toe_tcp_core
     return adv_edge_moves(x.rcv_adv, with_data ? seg_end : x.rcv_nxt, rx_read, x.mss, !with_data && x.ooo[0].on,
                           RING, MAX_WIN);
   endfunction
+  function automatic logic [31:0] nearer_edge(input adv_edges_t e);
+    return e.win_caps ? e.win : e.ring;
+  endfunction
   wire fast_edge_moves_ram = fast_edge_moves(rd_ram, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_new = fast_edge_moves(rd_new, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_old = fast_edge_moves(rd_old, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_read = rd_is_new ? fast_edge_moves_new : rd_is_old ? fast_edge_moves_old : fast_edge_moves_ram;
   wire adv_edges_t fast_edges = adv_edges(fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, RING, MAX_WIN);
-  logic [31:0] post_adv_edge_reg;
+  wire [31:0] tail_rx_read = step_reg.rx_init ? step_reg.rx_first : pre_reg.rx_read;
+  logic post_edge_moves_reg;
+  logic [31:0] post_edge_moved_reg;
   always_ff @(posedge clk) begin
-    if (state_reg == ST_TAIL)
-      post_adv_edge_reg <= adv_edge_of(step_reg.ns, step_reg.rx_init ? step_reg.rx_first : pre_reg.rx_read, s.rcv_nxt);
-    else if (state_reg == ST_PRE && !slow_only_reg)   // both values of RCV.NXT side by side
-      post_adv_edge_reg <= !fast_edge_moves_read ? s.rcv_adv : fast_edges.win_caps ? fast_edges.win : fast_edges.ring;
+    if (state_reg == ST_TAIL) begin
+      post_edge_moves_reg <= edge_moves_of(step_reg.ns, tail_rx_read, s.rcv_nxt);
+      post_edge_moved_reg <= nearer_edge(adv_edges(step_reg.ns.rcv_nxt, tail_rx_read, RING, MAX_WIN));
+    end else if (state_reg == ST_PRE && !slow_only_reg) begin   // both values of RCV.NXT side by side
+      post_edge_moves_reg <= fast_edge_moves_read;
+      post_edge_moved_reg <= nearer_edge(fast_edges);
+    end
   end
   // the window of either edge, side by side (the send decision chooses)
   logic adv_moves;
   wire [31:0] adv_wnd_kept = pos(sent_sess_reg.rcv_adv - sent_sess_reg.rcv_nxt);
-  wire [31:0] adv_wnd_moved = pos(post_adv_edge_reg - sent_sess_reg.rcv_nxt);
+  wire [31:0] adv_wnd_moved = pos(post_edge_moved_reg - sent_sess_reg.rcv_nxt);
   // either window below half the ring (wnd_below_half), side by side
   wire adv_kept_below_half = wnd_below_half(sent_sess_reg.rcv_adv, sent_sess_reg.rcv_nxt);
-  wire adv_moved_below_half = wnd_below_half(post_adv_edge_reg, sent_sess_reg.rcv_nxt);
+  wire adv_moved_below_half = wnd_below_half(post_edge_moved_reg, sent_sess_reg.rcv_nxt);
   // The idle timer's two deadlines, from now_us of the cycle before (registered, so that the
   // finish's compares of them start at registers), and whether the record the finish
   // writes has its timer before its delayed ACK (deadline_is_tmr's compare), taken for
@@ -2062,9 +2079,9 @@ module toe_tcp_core
     end
 
     // the advertised edge moves with every segment but an RST (no field it reads is sent
-    // here): to the edge computed with the step (post_adv_edge_reg)
-    adv_moves = send_post != SEND_NONE && send_post != SEND_RST;
-    if (adv_moves) fin_sess.rcv_adv = post_adv_edge_reg;
+    // here), where the step found it moves: to the edge computed with it
+    adv_moves = send_post != SEND_NONE && send_post != SEND_RST && post_edge_moves_reg;
+    if (adv_moves) fin_sess.rcv_adv = post_edge_moved_reg;
     // ---- the segment command: the window is the final one (every segment but a SYN or RST) ----
     post_cmd = '{session: SID_W'(post_sid_reg), remote_ip: fin_sess.remote_ip, remote_port: fin_sess.remote_port,
                  local_port: fin_sess.local_port, seq: seq_post, ack: fin_sess.rcv_nxt, flags: 8'd0,
@@ -2353,7 +2370,7 @@ module toe_tcp_core
   // the fast path's edge, its move tested per candidate, is adv_edge's on the record read
   always @(posedge clk) if (!rst && state_reg == ST_PRE && !slow_only_reg)
     assert (fast_edge_moves_read == fast_edge_moves(s, fast_data_reg, seg_end_reg, rxread_rd_rx_read) &&
-            (!fast_edge_moves_read ? s.rcv_adv : fast_edges.win_caps ? fast_edges.win : fast_edges.ring) ==
+            (fast_edge_moves_read ? nearer_edge(fast_edges) : s.rcv_adv) ==
             (fast_data_reg ? adv_edge(s.rcv_adv, seg_end_reg, rxread_rd_rx_read, s.mss, 1'b0, RING, MAX_WIN)
                            : adv_edge(s.rcv_adv, s.rcv_nxt, rxread_rd_rx_read, s.mss, s.ooo[0].on, RING, MAX_WIN)))
       else $error("toe_tcp_core: session %0d fast path's advertised edge differs from adv_edge's", sid_reg);
@@ -2395,7 +2412,10 @@ module toe_tcp_core
       else $error("toe_tcp_core: session %0d segment plan of ST_PRE2 differs from the step's inputs", sid_reg);
   // the edge computed with the step is the one of the record the finish reads
   always @(posedge clk) if (!rst && post_valid_reg)
-    assert (post_adv_edge_reg == adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg))
+    assert ((post_edge_moves_reg ? post_edge_moved_reg : post_sess_reg.rcv_adv) ==
+            adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg) &&
+            post_edge_moves_reg == edge_moves_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg) &&
+            (!post_edge_moves_reg || post_edge_moved_reg != post_sess_reg.rcv_adv))
       else $error("toe_tcp_core: session %0d advertised edge computed with the step differs from the finish's", post_sid_reg);
   // the advertised edge's sums are exact in ring width (toe_tcp_pkg::neg_in_ring): the
   // unread bytes and the advertised edge stay within the ring, the window within MAX_WIN
