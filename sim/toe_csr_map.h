@@ -128,9 +128,8 @@ constexpr const char* COUNTER_NAMES[] = {
     "tcpMssClamped",
     "tcpOutOfOrderSegs",
     "memErrors",
-    "memReadsHeld",
 };
-constexpr unsigned N_COUNTERS = 58;
-static_assert(offsetof(toe_regs_t, memReadsHeld) == COUNTER_BASE + 4 * (N_COUNTERS - 1),
+constexpr unsigned N_COUNTERS = 57;
+static_assert(offsetof(toe_regs_t, memErrors) == COUNTER_BASE + 4 * (N_COUNTERS - 1),
               "the counters are contiguous");
 }  // namespace toe_csr

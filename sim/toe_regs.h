@@ -545,12 +545,6 @@ extern "C" {
 #define TOE_REGS__MIB_COUNTER_R_NAME_EABC0F10__COUNT_bw 32
 #define TOE_REGS__MIB_COUNTER_R_NAME_EABC0F10__COUNT_reset 0x0
 
-// reg - toe_regs::mib_counter_r_name_112270d5
-#define TOE_REGS__MIB_COUNTER_R_NAME_112270D5__COUNT_bm 0xffffffff
-#define TOE_REGS__MIB_COUNTER_R_NAME_112270D5__COUNT_bp 0
-#define TOE_REGS__MIB_COUNTER_R_NAME_112270D5__COUNT_bw 32
-#define TOE_REGS__MIB_COUNTER_R_NAME_112270D5__COUNT_reset 0x0
-
 // addrmap - toe_regs
 typedef struct __attribute__ ((__packed__)) {
     uint32_t ID;
@@ -644,11 +638,10 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t tcpMssClamped;
     uint32_t tcpOutOfOrderSegs;
     uint32_t memErrors;
-    uint32_t memReadsHeld;
 } toe_regs_t;
 
 
-static_assert(sizeof(toe_regs_t) == 0x1e8, "Packing error");
+static_assert(sizeof(toe_regs_t) == 0x1e4, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -160,7 +160,6 @@ module toe_tcp
   output logic                  stat_out_of_order,     // segments stored ahead of RCV.NXT
   output logic                  stat_alloc_fails,
   output logic                  stat_mem_errors,
-  output logic                  stat_mem_reads_held,   // a cycle a memory read waited for the RX ring writer
   output logic                  stat_app_len_errors,   // tx_data frame length differed from tx_req
   output logic [SID_W:0]        curr_estab,
   output logic [SID_W:0]        sessions_in_use,
@@ -526,17 +525,9 @@ module toe_tcp
   // gave each about half: both ways at 512 bits behind an ideal memory lost RX segments
   // at the RX writer's full input, 0.15 of the wire RX for 64 sessions, stop 58.)
   localparam int unsigned RX_WRITER_FIRST = 4;
-  // Reads yield to the RX writer once it has fallen behind (toe_tcp_mem_arb READ_YIELD):
-  // behind one DDR4 channel, whose one bus serves reads and writes in turn, RX at 100G
-  // needs 12.5 GB/s of writes and as much of reads, more than the channel's 19.2; without
-  // the yield the writer got half of the bus and the wire's segments were dropped at the
-  // full input FIFO (RX of 64 sessions at 512 bits: 0.24 of the wire, 320 drops, and the
-  // peers' RTOs), with it the application's reads wait and the receive window slows the
-  // peers instead. At most 1024 cycles in a row, then one read burst passes.
-  localparam int unsigned READS_YIELD_CYCLES = 1024;
   logic mem_err;
   toe_tcp_mem_arb #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .N_WR(2), .N_RD(2), .ID_W(ID_W),
-                    .WR0_FIRST(RX_WRITER_FIRST), .READ_YIELD(READS_YIELD_CYCLES)) u_mem_arb (
+                    .WR0_FIRST(RX_WRITER_FIRST)) u_mem_arb (
     .clk, .rst,
     .s_awaddr(awaddr), .s_awlen(awlen), .s_awvalid(awvalid), .s_awready(awready),
     .s_wdata(wdata), .s_wstrb(wstrb), .s_wlast(wlast), .s_wvalid(wvalid), .s_wready(wready),
@@ -547,7 +538,7 @@ module toe_tcp
     .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
     .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
     .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .stat_mem_errors(mem_err), .stat_reads_held(stat_mem_reads_held)
+    .stat_mem_errors(mem_err)
   );
   assign stat_mem_errors = mem_err;
 endmodule

@@ -12,14 +12,6 @@
 // robin has one grant, so no writer waits for more than (N_WR - 1) * WR0_FIRST of
 // writer 0's bursts (WR0_FIRST with two writers).
 // WR0_FIRST = 0: one round robin for all.
-// Reads yield to writer 0 (READ_YIELD > 0): a memory whose reads and writes share one bus
-// (a DDR4 channel) serves them in turn, so writer 0 gets about half of it while reads are
-// waiting, less than the wire brings at 100G. Writer 0 is behind when it has waited (its
-// AW or a W beat held) in more cycles than not for a while (a count up when it waits, down
-// when not, behind at WR0_BEHIND and over); while it is behind no new read burst is
-// asked for (an AR already shown stays, as AXI needs), up to READ_YIELD cycles in a row,
-// then one read burst passes. Readers can wait: a reader's data is the application's
-// (read when it asks) or a segment's (sent when it comes).
 // Bursts are INCR of full-width beats; AWSIZE/ARSIZE are log2(DATA_W/8).
 // Timing: the AW grant is combinational (a burst's address may go out in the cycle it is
 // requested); W beats follow the registered grant, from the cycle after the AW's grant on
@@ -31,9 +23,7 @@ module toe_tcp_mem_arb #(
   parameter int unsigned N_WR   = 2,
   parameter int unsigned N_RD   = 2,
   parameter int unsigned ID_W   = 2,
-  parameter int unsigned WR0_FIRST = 0,   // writer 0's grants in a row while another waits (0: round robin)
-  parameter int unsigned READ_YIELD = 0,  // cycles in a row reads may wait for writer 0 behind (0: never)
-  parameter int unsigned WR0_BEHIND = 64  // writer 0's net waiting cycles from which it is behind (below 256)
+  parameter int unsigned WR0_FIRST = 0    // writer 0's grants in a row while another waits (0: round robin)
 ) (
   input  logic                           clk,
   input  logic                           rst,
@@ -85,15 +75,13 @@ module toe_tcp_mem_arb #(
   input  logic                           m_axi_rlast,      // unused: clients count their beats
   input  logic                           m_axi_rvalid,
   output logic                           m_axi_rready,
-  output logic                           stat_mem_errors,  // a B or R response was not OKAY
-  output logic                           stat_reads_held   // a read waited for writer 0 behind (a cycle)
+  output logic                           stat_mem_errors   // a B or R response was not OKAY
 );
   localparam logic [2:0] SIZE = 3'($clog2(DATA_W / 8));
   localparam int unsigned WI = N_WR > 1 ? $clog2(N_WR) : 1;   // a writer's index
   localparam int unsigned RI = N_RD > 1 ? $clog2(N_RD) : 1;   // a reader's index
-  initial if (N_WR > (1 << ID_W) || N_RD > (1 << ID_W) || N_WR > 8 || N_RD > 8 || WR0_FIRST > 255 ||
-               WR0_BEHIND == 0 || WR0_BEHIND > 255 || READ_YIELD > 65535)
-    $fatal(0, "toe_tcp_mem_arb: ID_W too small for the clients, more than 8 of a kind, WR0_FIRST above 255, WR0_BEHIND outside 1..255 or READ_YIELD above 65535 (instance %m)");
+  initial if (N_WR > (1 << ID_W) || N_RD > (1 << ID_W) || N_WR > 8 || N_RD > 8 || WR0_FIRST > 255)
+    $fatal(0, "toe_tcp_mem_arb: ID_W too small for the clients, more than 8 of a kind, or WR0_FIRST above 255 (instance %m)");
 
   // Round-robin pick among `req` (up to 8 clients), starting after `last`: the lowest
   // request above `last`, else the lowest of all. {found, index}; compares of `last` with
@@ -188,25 +176,12 @@ module toe_tcp_mem_arb #(
   assign m_axi_bready = 1'b1;
   always_comb for (int i = 0; i < N_WR; i++) s_bvalid[i] = m_axi_bvalid && int'(m_axi_bid) == i;
 
-  // ---- writer 0 behind: its waiting cycles counted up, the others down ----
-  logic [7:0] wr0_lag_reg;
-  logic [15:0] reads_held_run_reg;  // cycles in a row a read waited for writer 0
-  wire wr0_waits = (s_awvalid[0] && !s_awready[0]) || (s_wvalid[0] && !s_wready[0]);
-  wire wr0_behind = READ_YIELD != 0 && wr0_lag_reg >= 8'(WR0_BEHIND);
-  always_ff @(posedge clk) begin
-    if (wr0_waits && wr0_lag_reg != 8'hFF) wr0_lag_reg <= wr0_lag_reg + 8'd1;
-    else if (!wr0_waits && wr0_lag_reg != '0) wr0_lag_reg <= wr0_lag_reg - 8'd1;
-    if (rst) wr0_lag_reg <= '0;
-  end
-
   // ---- reads: a grant holds until its AR is taken ----
   logic [RI-1:0] r_last_reg, r_gnt_reg;
   logic r_hold_reg;
   pick_t r_next;
   assign r_next = pick(8'(s_arvalid), 3'(r_last_reg));
-  // a new read burst waits while writer 0 is behind, up to READ_YIELD cycles in a row
-  wire reads_yield = wr0_behind && reads_held_run_reg < 16'(READ_YIELD);
-  wire r_found = r_hold_reg || (r_next.found && !reads_yield);
+  wire r_found = r_hold_reg || r_next.found;
   wire [RI-1:0] r_pick = r_hold_reg ? r_gnt_reg : RI'(r_next.index);
   always_comb begin
     s_arready = '0;
@@ -220,9 +195,6 @@ module toe_tcp_mem_arb #(
   assign m_axi_arburst = 2'b01;
   always_ff @(posedge clk) begin
     r_hold_reg <= m_axi_arvalid && !m_axi_arready;
-    stat_reads_held <= !r_hold_reg && r_next.found && reads_yield;
-    if (m_axi_arvalid) reads_held_run_reg <= '0;
-    else if (r_next.found && reads_yield) reads_held_run_reg <= reads_held_run_reg + 16'd1;
     r_gnt_reg <= r_pick;
     if (m_axi_arvalid && m_axi_arready) r_last_reg <= r_pick;
     stat_mem_errors <= (m_axi_bvalid && m_axi_bresp != 2'b00) || (m_axi_rvalid && m_axi_rready && m_axi_rresp != 2'b00);
@@ -230,8 +202,6 @@ module toe_tcp_mem_arb #(
       r_last_reg <= '0;
       r_hold_reg <= 1'b0;
       stat_mem_errors <= 1'b0;
-      stat_reads_held <= 1'b0;
-      reads_held_run_reg <= '0;
     end
   end
   assign s_rdata = m_axi_rdata;

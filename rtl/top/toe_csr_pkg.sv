@@ -4,7 +4,7 @@
 // one cycle per event of counter X), and count_events(), which turns that vector
 // into the register block's counter increments.
 package toe_csr_pkg;
-  localparam int unsigned N_COUNTERS = 58;
+  localparam int unsigned N_COUNTERS = 57;
   localparam int unsigned CNT_ETH_IN_FRAMES = 0;
   localparam int unsigned CNT_ETH_IN_FCS_ERRORS = 1;
   localparam int unsigned CNT_ETH_IN_OVERFLOWS = 2;
@@ -62,7 +62,6 @@ package toe_csr_pkg;
   localparam int unsigned CNT_TCP_MSS_CLAMPED = 54;
   localparam int unsigned CNT_TCP_OUT_OF_ORDER_SEGS = 55;
   localparam int unsigned CNT_MEM_ERRORS = 56;
-  localparam int unsigned CNT_MEM_READS_HELD = 57;
 
   // The counter increments of hwif_in; the gauges are left for the caller to drive.
   function automatic toe_regs_pkg::toe_regs__in_t count_events(input logic [N_COUNTERS-1:0] stat_inc);
@@ -124,7 +123,6 @@ package toe_csr_pkg;
     hwif.tcpMssClamped.count.incr = stat_inc[CNT_TCP_MSS_CLAMPED];
     hwif.tcpOutOfOrderSegs.count.incr = stat_inc[CNT_TCP_OUT_OF_ORDER_SEGS];
     hwif.memErrors.count.incr = stat_inc[CNT_MEM_ERRORS];
-    hwif.memReadsHeld.count.incr = stat_inc[CNT_MEM_READS_HELD];
     return hwif;
   endfunction
 endpackage

@@ -339,7 +339,6 @@ module toe_regs (
         logic tcpMssClamped;
         logic tcpOutOfOrderSegs;
         logic memErrors;
-        logic memReadsHeld;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -443,7 +442,6 @@ module toe_regs (
         decoded_reg_strb.tcpMssClamped = cpuif_req_masked & (cpuif_addr == 12'h1d8);
         decoded_reg_strb.tcpOutOfOrderSegs = cpuif_req_masked & (cpuif_addr == 12'h1dc);
         decoded_reg_strb.memErrors = cpuif_req_masked & (cpuif_addr == 12'h1e0);
-        decoded_reg_strb.memReadsHeld = cpuif_req_masked & (cpuif_addr == 12'h1e4);
         decoded_err = '0;
     end
 
@@ -1098,14 +1096,6 @@ module toe_regs (
                 logic overflow;
             } count;
         } memErrors;
-        struct {
-            struct {
-                logic [31:0] next;
-                logic load_next;
-                logic incrthreshold;
-                logic overflow;
-            } count;
-        } memReadsHeld;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -1547,11 +1537,6 @@ module toe_regs (
                 logic [31:0] value;
             } count;
         } memErrors;
-        struct {
-            struct {
-                logic [31:0] value;
-            } count;
-        } memReadsHeld;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -4002,36 +3987,6 @@ module toe_regs (
             end
         end
     end
-    // Field: toe_regs.memReadsHeld.count
-    always_comb begin
-        automatic logic [31:0] next_c;
-        automatic logic load_next_c;
-        next_c = field_storage.memReadsHeld.count.value;
-        load_next_c = '0;
-        if(decoded_reg_strb.memReadsHeld && decoded_req_is_wr) begin // SW write clear
-            next_c = '0;
-            load_next_c = '1;
-        end
-        if(hwif_in.memReadsHeld.count.incr) begin // increment
-            field_combo.memReadsHeld.count.overflow = (((33)'(next_c) + 32'h1) > 33'hffffffff);
-            next_c = next_c + 32'h1;
-            load_next_c = '1;
-        end else begin
-            field_combo.memReadsHeld.count.overflow = '0;
-        end
-        field_combo.memReadsHeld.count.incrthreshold = (field_storage.memReadsHeld.count.value >= 32'hffffffff);
-        field_combo.memReadsHeld.count.next = next_c;
-        field_combo.memReadsHeld.count.load_next = load_next_c;
-    end
-    always_ff @(posedge clk) begin
-        if(rst) begin
-            field_storage.memReadsHeld.count.value <= 32'h0;
-        end else begin
-            if(field_combo.memReadsHeld.count.load_next) begin
-                field_storage.memReadsHeld.count.value <= field_combo.memReadsHeld.count.next;
-            end
-        end
-    end
 
     //--------------------------------------------------------------------------
     // Write response
@@ -4332,9 +4287,6 @@ module toe_regs (
         end
         if(ad_low(rd_mux_addr) == ad_low(12'h1e0)) begin
             readback_data_var[ad_hi(12'h1e0)][31:0] = field_storage.memErrors.count.value;
-        end
-        if(ad_low(rd_mux_addr) == ad_low(12'h1e4)) begin
-            readback_data_var[ad_hi(12'h1e4)][31:0] = field_storage.memReadsHeld.count.value;
         end
         readback_data_rt_c = readback_data_var;
     end

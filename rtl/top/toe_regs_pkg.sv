@@ -5,7 +5,7 @@ package toe_regs_pkg;
 
     localparam TOE_REGS_DATA_WIDTH = 32;
     localparam TOE_REGS_MIN_ADDR_WIDTH = 12;
-    localparam TOE_REGS_SIZE = 'h1e8;
+    localparam TOE_REGS_SIZE = 'h1e4;
 
     typedef struct {
         logic [31:0] next;
@@ -488,14 +488,6 @@ package toe_regs_pkg;
     } toe_regs__memErrors__in_t;
 
     typedef struct {
-        logic incr;
-    } toe_regs__memReadsHeld__count__in_t;
-
-    typedef struct {
-        toe_regs__memReadsHeld__count__in_t count;
-    } toe_regs__memReadsHeld__in_t;
-
-    typedef struct {
         toe_regs__TCP_CURR_ESTAB__in_t TCP_CURR_ESTAB;
         toe_regs__TCP_SESSIONS_IN_USE__in_t TCP_SESSIONS_IN_USE;
         toe_regs__STATUS__in_t STATUS;
@@ -556,7 +548,6 @@ package toe_regs_pkg;
         toe_regs__tcpMssClamped__in_t tcpMssClamped;
         toe_regs__tcpOutOfOrderSegs__in_t tcpOutOfOrderSegs;
         toe_regs__memErrors__in_t memErrors;
-        toe_regs__memReadsHeld__in_t memReadsHeld;
     } toe_regs__in_t;
 
     typedef struct {

@@ -444,7 +444,6 @@ module toe_top
     .stat_mss_clamped(stat_inc[CNT_TCP_MSS_CLAMPED]), .stat_half_open_drops(stat_inc[CNT_TCP_HALF_OPEN_DROPS]),
     .stat_out_of_order(stat_inc[CNT_TCP_OUT_OF_ORDER_SEGS]),
     .stat_alloc_fails(stat_inc[CNT_TCP_ALLOC_FAILS]), .stat_mem_errors(stat_inc[CNT_MEM_ERRORS]),
-    .stat_mem_reads_held(stat_inc[CNT_MEM_READS_HELD]),
     .stat_app_len_errors(stat_inc[CNT_TCP_APP_LEN_ERRORS]),
     .curr_estab(tcp_curr_estab), .sessions_in_use(tcp_sessions_in_use), .ready(tcp_ready)
   );
