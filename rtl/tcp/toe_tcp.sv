@@ -23,7 +23,8 @@ module toe_tcp
   parameter int unsigned RING_BYTES   = 65536,
   parameter int unsigned LISTEN_PORTS = 16,
   parameter int unsigned ADDR_W       = 40,
-  parameter int unsigned ID_W         = 2
+  parameter int unsigned ID_W         = 2,
+  parameter int unsigned MEM_RX_FIRST = 4      // RX ring writer's bursts in a row while the TX writer waits (0: round robin)
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -518,16 +519,17 @@ module toe_tcp
   );
 
   // Writers: 0 the RX ring writer, 1 the TX ring writer. The RX writer goes first, up to
-  // four bursts in a row while the TX writer waits: the wire does not wait, the
+  // MEM_RX_FIRST bursts in a row while the TX writer waits: the wire does not wait, the
   // application's data does. Its bursts of a 1460-byte segment are 23 beats at 512 bits,
   // the TX writer's up to 32 (IN_BEATS), so four to one gives RX at least 74 % of a
   // contended W channel, and 100G RX needs 64 % of a 512-bit port at 300 MHz. (Round robin
-  // gave each about half: both ways at 512 bits behind an ideal memory lost RX segments
-  // at the RX writer's full input, 0.15 of the wire RX for 64 sessions, stop 58.)
-  localparam int unsigned RX_WRITER_FIRST = 4;
+  // gave each about half: both ways of 64 sessions at 512 bits behind an ideal memory
+  // dropped RX segments at the full input FIFO, 0.147 of the wire; 0.674 with no drop
+  // since, stop 58. Behind one DDR4 channel, where reads and writes share one bus and
+  // neither keeps up, it takes from TX what RX cannot use: docs/architecture.md.)
   logic mem_err;
   toe_tcp_mem_arb #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .N_WR(2), .N_RD(2), .ID_W(ID_W),
-                    .WR0_FIRST(RX_WRITER_FIRST)) u_mem_arb (
+                    .WR0_FIRST(MEM_RX_FIRST)) u_mem_arb (
     .clk, .rst,
     .s_awaddr(awaddr), .s_awlen(awlen), .s_awvalid(awvalid), .s_awready(awready),
     .s_wdata(wdata), .s_wstrb(wstrb), .s_wlast(wlast), .s_wvalid(wvalid), .s_wready(wready),

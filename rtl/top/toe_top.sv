@@ -38,7 +38,8 @@ module toe_top
   parameter int unsigned MEM_DATA_W    = 512,      // AXI4 data width of the memory port (a DDR4 controller's)
   parameter int unsigned MEM_ADDR_W    = 40,       // AXI4 address width
   parameter int unsigned MEM_ID_W      = 2,        // AXI4 ID width
-  parameter bit          MEM_ASYNC     = 1'b0      // 1: the memory port runs on mem_clk
+  parameter bit          MEM_ASYNC     = 1'b0,     // 1: the memory port runs on mem_clk
+  parameter int unsigned MEM_RX_FIRST  = 4         // memory writes: RX ring bursts in a row while TX waits (0: round robin)
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -392,7 +393,8 @@ module toe_top
   logic mem_awvalid, mem_awready, mem_wlast, mem_wvalid, mem_wready, mem_bvalid, mem_bready,
         mem_arvalid, mem_arready, mem_rlast, mem_rvalid, mem_rready;
   toe_tcp #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
-            .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W)) u_tcp (
+            .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W),
+            .MEM_RX_FIRST(MEM_RX_FIRST)) u_tcp (
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
     .cfg_fin_wait_2_us(cfg_tcp_fin_wait_2_us), .cfg_keepalive_idle_us(cfg_tcp_keepalive_idle_us),
     .cfg_keepalive_intvl_us(cfg_tcp_keepalive_intvl_us), .cfg_keepalive_probes(cfg_tcp_keepalive_probes),
