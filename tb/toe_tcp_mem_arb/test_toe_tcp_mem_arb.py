@@ -51,7 +51,6 @@ class Bench:
         self.wr_todo = [deque() for _ in range(n_wr)]       # bursts to send: [addr, beats, number]
         self.wr_cur = [None] * n_wr                           # [addr, beats, number, aw_taken, beats_taken]
         self.wr_b = [deque() for _ in range(n_wr)]          # bursts awaiting their B (numbers)
-        self.wr_done = [0] * n_wr
         self.wr_count = [0] * n_wr
         self.wr_wait_from = [None] * n_wr                     # writer 0's AW count when AWVALID rose
         self.rd_todo = [deque() for _ in range(n_rd)]
