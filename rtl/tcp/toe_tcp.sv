@@ -521,7 +521,7 @@ module toe_tcp
   // Writers: 0 the RX ring writer, 1 the TX ring writer. The RX writer goes first, up to
   // MEM_RX_FIRST bursts in a row while the TX writer waits: the wire does not wait, the
   // application's data does. Its bursts of a 1460-byte segment are 23 beats at 512 bits,
-  // the TX writer's up to 32 (IN_BEATS), so four to one gives RX at least 74 % of a
+  // the TX writer's up to 32 (IN_BEATS), so the default four to one gives RX at least 74 % of a
   // contended W channel, and 100G RX needs 64 % of a 512-bit port at 300 MHz. (Round robin
   // gave each about half: both ways of 64 sessions at 512 bits behind an ideal memory
   // dropped RX segments at the full input FIFO, 0.147 of the wire; 0.674 with no drop
