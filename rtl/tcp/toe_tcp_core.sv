@@ -820,12 +820,15 @@ module toe_tcp_core
   // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
   // a data segment or FIN we send then keeps the edge too, which only delays its opening
   // until the hole fills (one rule for every segment, as the window is one field)
-  function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
-    return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
+  function automatic logic edge_dup(input sess_t x, input logic [31:0] was_rcv_nxt);
+    return x.ooo[0].on && x.rcv_nxt == was_rcv_nxt;
   endfunction
-  // whether that edge moves (adv_edge_of differs from RCV.ADV)
+  // that edge, and whether it moves (it differs from RCV.ADV)
+  function automatic logic [31:0] adv_edge_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
+    return adv_edge(x.rcv_adv, x.rcv_nxt, rd, x.mss, edge_dup(x, was_rcv_nxt), RING, MAX_WIN);
+  endfunction
   function automatic logic edge_moves_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
-    return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on && x.rcv_nxt == was_rcv_nxt, RING, MAX_WIN);
+    return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, edge_dup(x, was_rcv_nxt), RING, MAX_WIN);
   endfunction
   // a read opened the window by a step: the edge moves (RCV.NXT unchanged, so a hole's
   // duplicate ACK is what keeps it)
@@ -1999,9 +2002,6 @@ module toe_tcp_core
     return adv_edge_moves(x.rcv_adv, with_data ? seg_end : x.rcv_nxt, rx_read, x.mss, !with_data && x.ooo[0].on,
                           RING, MAX_WIN);
   endfunction
-  function automatic logic [31:0] nearer_edge(input adv_edges_t e);
-    return e.win_caps ? e.win : e.ring;
-  endfunction
   wire fast_edge_moves_ram = fast_edge_moves(rd_ram, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_new = fast_edge_moves(rd_new, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_old = fast_edge_moves(rd_old, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
@@ -2013,10 +2013,10 @@ module toe_tcp_core
   always_ff @(posedge clk) begin
     if (state_reg == ST_TAIL) begin
       post_edge_moves_reg <= edge_moves_of(step_reg.ns, tail_rx_read, s.rcv_nxt);
-      post_edge_moved_reg <= nearer_edge(adv_edges(step_reg.ns.rcv_nxt, tail_rx_read, RING, MAX_WIN));
+      post_edge_moved_reg <= adv_edge_target(adv_edges(step_reg.ns.rcv_nxt, tail_rx_read, RING, MAX_WIN));
     end else if (state_reg == ST_PRE && !slow_only_reg) begin   // both values of RCV.NXT side by side
       post_edge_moves_reg <= fast_edge_moves_read;
-      post_edge_moved_reg <= nearer_edge(fast_edges);
+      post_edge_moved_reg <= adv_edge_target(fast_edges);
     end
   end
   // the window of either edge, side by side (the send decision chooses)
@@ -2370,7 +2370,7 @@ module toe_tcp_core
   // the fast path's edge, its move tested per candidate, is adv_edge's on the record read
   always @(posedge clk) if (!rst && state_reg == ST_PRE && !slow_only_reg)
     assert (fast_edge_moves_read == fast_edge_moves(s, fast_data_reg, seg_end_reg, rxread_rd_rx_read) &&
-            (fast_edge_moves_read ? nearer_edge(fast_edges) : s.rcv_adv) ==
+            (fast_edge_moves_read ? adv_edge_target(fast_edges) : s.rcv_adv) ==
             (fast_data_reg ? adv_edge(s.rcv_adv, seg_end_reg, rxread_rd_rx_read, s.mss, 1'b0, RING, MAX_WIN)
                            : adv_edge(s.rcv_adv, s.rcv_nxt, rxread_rd_rx_read, s.mss, s.ooo[0].on, RING, MAX_WIN)))
       else $error("toe_tcp_core: session %0d fast path's advertised edge differs from adv_edge's", sid_reg);

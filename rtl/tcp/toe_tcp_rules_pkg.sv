@@ -293,15 +293,18 @@ package toe_tcp_rules_pkg;
     win_mss = !neg_in_ring(32'(2) + max_win + rcv_nxt + ~32'(mss) + ~rcv_adv, ring_bytes);               // win - RCV.ADV >= MSS
     return !dup && ring_ahead && win_ahead && (ring_half || ring_mss) && (win_half || win_mss);
   endfunction
+  // where a moving edge goes: the nearer of the two ends
+  function automatic logic [31:0] adv_edge_target(input adv_edges_t e);
+    return e.win_caps ? e.win : e.ring;
+  endfunction
   // adv_edge_moves says whether the edge moves: exactly when adv_edge differs from rcv_adv
-  // (a move goes right of it), without the 32-bit compare of the edge with rcv_adv.
+  // (a move goes right of it), without the 32-bit compare of the edge with rcv_adv. A
+  // caller may keep the two parts (adv_edge_moves, adv_edge_target) and choose later.
   function automatic logic [31:0] adv_edge(input logic [31:0] rcv_adv, rcv_nxt, rx_read,
                                            input logic [15:0] mss, input logic dup,
                                            input logic [31:0] ring_bytes, max_win);
-    adv_edges_t e;
-    e = adv_edges(rcv_nxt, rx_read, ring_bytes, max_win);
     if (adv_edge_moves(rcv_adv, rcv_nxt, rx_read, mss, dup, ring_bytes, max_win))
-      return e.win_caps ? e.win : e.ring;
+      return adv_edge_target(adv_edges(rcv_nxt, rx_read, ring_bytes, max_win));
     return rcv_adv;
   endfunction
 
