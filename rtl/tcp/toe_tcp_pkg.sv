@@ -207,11 +207,15 @@ package toe_tcp_pkg;
     return 9'(to_boundary < left ? to_boundary : left);
   endfunction
 
-  // tkeep of the last beat of a `length`-byte frame on a bus of w bytes (w <= 64, a power
-  // of two): bit l is set when byte l of that beat belongs to the frame.
-  function automatic logic [63:0] last_beat_keep(input logic [16:0] length, input int unsigned w);
+  // The widest bus the ring engines take, in bytes (a 2048-bit memory port)
+  localparam int unsigned MAX_BUS_BYTES = 256;
+  // tkeep of the last beat of a `length`-byte frame on a bus of w bytes (w <= MAX_BUS_BYTES,
+  // a power of two): bit l is set when byte l of that beat belongs to the frame. (Until
+  // stop 59 it gave 64 bits: behind a 1024-bit memory port the ring reader's last beats
+  // lost their bytes 64 to 127.)
+  function automatic logic [MAX_BUS_BYTES-1:0] last_beat_keep(input logic [16:0] length, input int unsigned w);
     logic [16:0] tail = length & 17'(w - 1);
-    for (int l = 0; l < 64; l++) last_beat_keep[l] = l < w && (tail == '0 || 17'(l) < tail);
+    for (int l = 0; l < MAX_BUS_BYTES; l++) last_beat_keep[l] = l < w && (tail == '0 || 17'(l) < tail);
   endfunction
 
   // Sequence-number comparisons (modulo 2^32, RFC 9293 3.4).

@@ -41,6 +41,8 @@ module toe_tcp_ring_reader
   localparam int unsigned RW = $clog2(RING_BYTES / W);
   initial if (RING_BYTES != (1 << $clog2(RING_BYTES)) || RING_BYTES < 4096)
     $fatal(0, "toe_tcp_ring_reader: RING_BYTES must be a power of two >= 4096 (instance %m)");
+  initial if (DATA_W % 8 != 0 || W > MAX_BUS_BYTES)
+    $fatal(0, "toe_tcp_ring_reader: DATA_W must be whole bytes, at most 8 * MAX_BUS_BYTES (instance %m)");
 
   function automatic logic [16:0] mem_beats(input tcp_ring_job_t j);
     return 17'((18'(j.offset[OW-1:0]) + 18'(j.length) + 18'(W - 1)) >> OW);

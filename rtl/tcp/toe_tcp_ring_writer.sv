@@ -62,6 +62,8 @@ module toe_tcp_ring_writer
   localparam int unsigned RW = $clog2(RING_WORDS);
   initial if (RING_BYTES != (1 << $clog2(RING_BYTES)) || RING_BYTES < 4096)
     $fatal(0, "toe_tcp_ring_writer: RING_BYTES must be a power of two >= 4096 (instance %m)");
+  initial if (DATA_W % 8 != 0 || W > MAX_BUS_BYTES)
+    $fatal(0, "toe_tcp_ring_writer: DATA_W must be whole bytes, at most 8 * MAX_BUS_BYTES (instance %m)");
   initial if (IN_BEATS != (1 << $clog2(IN_BEATS)) || IN_BEATS < 2)
     $fatal(0, "toe_tcp_ring_writer: IN_BEATS must be a power of two >= 2 (instance %m)");
 

@@ -330,11 +330,14 @@ async def source_streams_the_pattern_until_reset(dut):
     await t.wait_sessions_free()
 
 
-@pytest.mark.parametrize("data_w,sessions", [(64, 16), (512, 16), (64, 16384)])
-def test_toe_tcp(data_w, sessions):
-    # 16 sessions: every scenario; 16384 sessions: that the large tables build and work.
+@pytest.mark.parametrize("data_w,sessions,mem_data_w", [(64, 16, 512), (512, 16, 512), (64, 16384, 512),
+                                                       (512, 16, 1024)])
+def test_toe_tcp(data_w, sessions, mem_data_w):
+    # 16 sessions: every scenario; 16384 sessions: that the large tables build and work; a
+    # memory port wider than the data path (1024 bits: the ring engines' lanes, the width
+    # converters' ratio 2 both ways).
     runner.run("toe_sim_top", "test_toe_tcp",
-               {"DATA_W": data_w, "MAX_SESSIONS": sessions, "RING_BYTES": 4096},
+               {"DATA_W": data_w, "MAX_SESSIONS": sessions, "RING_BYTES": 4096, "MEM_DATA_W": mem_data_w},
                Path(__file__).parent,
                testcase=["handshake_echo_close", "resets_and_closed_ports"] if sessions > 16 else None,
                extra_sources=[ROOT / "sim/toe_sim_axi_mem.sv", ROOT / "sim/toe_sim_top.sv"],
