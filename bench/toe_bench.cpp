@@ -523,6 +523,15 @@ struct Meter {
 // reports what it measured: four times its wire time, plus 2 M cycles.
 uint64_t patience(uint64_t total, size_t seg) { return uint64_t(4.0 * double(total) / payload_limit(seg)) + 2000000; }
 
+// The goodput and echo transfers' length: BENCH_GOODPUT_SCALE (a whole number, default 1)
+// times the rows' own (4 MB or 16 KB per session; echo 2 MB). The peers' minimum RTO is
+// 1 ms, longer than a 4 MB transfer at 100G (0.32 ms): where drops end in timeouts, a
+// longer transfer shows how much of a row's shortfall is that wait.
+uint64_t goodput_scale() {
+    const char* v = std::getenv("BENCH_GOODPUT_SCALE");
+    return v && std::atoi(v) > 0 ? uint64_t(std::atoi(v)) : 1;
+}
+
 // A row with more than one session is run ROW_RUNS times, each run after the one before
 // (so from another engine history: which sessions, ring addresses, ISNs and timer phases
 // meet the wire and the memory when); the row's value is the median run's, with the spread
@@ -573,7 +582,7 @@ struct RowRuns {
 // directions for "both"); drops = segments the engine lost for want of room.
 GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, uint16_t base) {
     const bool rx = dir[0] != 't', tx = dir[0] != 'r';
-    const uint64_t total = std::max<uint64_t>(4000000, sessions * 16384);
+    const uint64_t total = goodput_scale() * std::max<uint64_t>(4000000, sessions * 16384);
     GoodputRun r;
     Flows fl(p, seg);
     r.refused = fl.open(tx ? 19 : 5001, base, sessions, rx ? uint32_t(total / sessions + 65536) : 0);
@@ -626,11 +635,12 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
                            "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, "
-                           "\"nagle\": %d, %s}\n",
+                           "\"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
                            TOE_DATA_W, dir, sessions, seg, r.value, r.rx_value, r.tx_value, r.drops,
                            (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.refused,
                            r.left, (unsigned long long)r.dup_wnd, (unsigned long long)r.data_segs,
-                           (unsigned long long)r.pure_acks, int(nagle), row.spread_json().c_str());
+                           (unsigned long long)r.pure_acks, int(nagle), (unsigned long long)goodput_scale(),
+                           row.spread_json().c_str());
 }
 
 // Echo goodput: n sessions to the echo app (port 7), the peer sending 1460-byte segments
@@ -638,7 +648,7 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
 // cycle over the payload wire limit; dram_bytes_per_payload_byte = bytes that crossed the
 // memory port (reads + writes, whole beats) per payload byte received.
 GoodputRun echo_run(Peer& p, size_t sessions, uint16_t base) {
-    const uint64_t total = std::max<uint64_t>(2000000, sessions * 16384);
+    const uint64_t total = goodput_scale() * std::max<uint64_t>(2000000, sessions * 16384);
     GoodputRun r;
     Flows fl(p, 1460);
     r.refused = fl.open(7, base, sessions, uint32_t(total / sessions + 65536));
@@ -672,9 +682,11 @@ void echo_goodput(Peer& p, FILE* json, size_t sessions, uint16_t base) {
     const GoodputRun& r = row.median();
     if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"echo_goodput\", \"sessions\": %zu, "
                            "\"value\": %.4f, \"dram_bytes_per_payload_byte\": %.3f, \"drops\": %u, "
-                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu, \"sessions_left\": %u, %s}\n",
+                           "\"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, \"refused\": %zu, \"sessions_left\": %u, "
+                           "\"transfer_scale\": %llu, %s}\n",
                            TOE_DATA_W, sessions, r.value, r.dram, r.drops, (unsigned long long)r.fast_rexmits,
-                           (unsigned long long)r.timeouts, r.refused, r.left, row.spread_json().c_str());
+                           (unsigned long long)r.timeouts, r.refused, r.left, (unsigned long long)goodput_scale(),
+                           row.spread_json().c_str());
 }
 
 // SYN -> SYN-ACK, and RX/TX latency of one connection to the echo app.
