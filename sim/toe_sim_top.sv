@@ -24,7 +24,7 @@ module toe_sim_top
   parameter bit          MEM_DDR4 = 1'b0,     // 1: the memory model is a DDR4 channel (else ideal)
   parameter bit          APPS_EN = 1'b1,      // 0: the application APIs are the app_* ports
   parameter int unsigned APP_SENDERS = 4,     // sender slots of the example apps (sources, parked echoes)
-  parameter int unsigned TCP_RX_FIFO_BYTES = 16384   // toe_top's
+  parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W)   // toe_top's
 ) (
   input  logic                clk,
   input  logic                rst,

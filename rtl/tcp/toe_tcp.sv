@@ -25,7 +25,7 @@ module toe_tcp
   parameter int unsigned ADDR_W       = 40,
   parameter int unsigned ID_W         = 2,
   parameter int unsigned MEM_RX_FIRST = 4,     // RX ring writer's bursts in a row while the TX writer waits (0: round robin)
-  parameter int unsigned RX_FIFO_BYTES = 16384 // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
+  parameter int unsigned RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W) // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
 ) (
   input  logic                  clk,
   input  logic                  rst,

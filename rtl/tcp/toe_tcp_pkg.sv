@@ -185,6 +185,18 @@ package toe_tcp_pkg;
   // of RX jobs name the notification their completion gives (tcp_notif_kind_e)
   localparam logic [2:0] RING_TAG_NONE = 3'd7;
 
+  // Default size of the TCP checksum FIFO (toe_tcp_rx_parse), where received segments wait
+  // for their verdict and for the RX ring writer. At 512 bits (100G) one DDR4 channel is
+  // slower than RX needs (every payload byte written and read back: 25 GB/s against 19.2),
+  // so segments queue there while the memory is behind and a full FIFO drops them; with 16
+  // KB, 64 sessions lost several segments of one window at once and waited for their RTOs
+  // (RX 0.21 of the wire behind DDR4), with 256 KB (nine URAMs) every loss was recovered
+  // by fast retransmit (0.64; the memory's ceiling is about 0.68). Below 512 bits the
+  // 512-bit memory port is several times the wire, and 16 KB is plenty.
+  function automatic int unsigned rx_fifo_bytes_default(input int unsigned data_w);
+    return data_w >= 512 ? 262144 : 16384;
+  endfunction
+
   // Base address of a session's ring: RX ring at 2*session, TX ring at 2*session+1, in
   // units of the ring size, above `mem_base`.
   function automatic logic [47:0] ring_base(input logic [47:0] mem_base, input sid_t session,

@@ -40,7 +40,7 @@ module toe_top
   parameter int unsigned MEM_ID_W      = 2,        // AXI4 ID width
   parameter bit          MEM_ASYNC     = 1'b0,     // 1: the memory port runs on mem_clk
   parameter int unsigned MEM_RX_FIRST  = 4,        // memory writes: RX ring bursts in a row while TX waits (0: round robin)
-  parameter int unsigned TCP_RX_FIFO_BYTES = 16384 // TCP segments waiting for their checksum and the memory: behind a memory slower than the wire, what many sessions' bursts must fit in
+  parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W) // TCP segments waiting for their checksum and the memory (16 KB; 256 KB at 512 bits, where one DDR4 channel is slower than RX: toe_tcp_pkg)
 ) (
   input  logic                  clk,
   input  logic                  rst,
