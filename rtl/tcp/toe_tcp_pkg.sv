@@ -190,9 +190,10 @@ package toe_tcp_pkg;
   // slower than RX needs (every payload byte written and read back: 25 GB/s against 19.2),
   // so segments queue there while the memory is behind and a full FIFO drops them; with 16
   // KB, 64 sessions lost several segments of one window at once and waited for their RTOs
-  // (RX 0.21 of the wire behind DDR4), with 256 KB (nine URAMs) every loss was recovered
-  // by fast retransmit (0.64; the memory's ceiling is about 0.68). Below 512 bits the
-  // 512-bit memory port is several times the wire, and 16 KB is plenty.
+  // (RX 0.21 of the wire behind DDR4), with 256 KB every loss was recovered by fast
+  // retransmit (0.63; the memory's ceiling is about 0.68). 256 KB is 61 more BRAM36 in
+  // Yosys' mapping of toe_tcp (177 against 116). Below 512 bits the 512-bit memory port is
+  // several times the wire, and 16 KB is plenty.
   function automatic int unsigned rx_fifo_bytes_default(input int unsigned data_w);
     return data_w >= 512 ? 262144 : 16384;
   endfunction
