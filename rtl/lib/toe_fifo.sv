@@ -9,11 +9,17 @@
 // BYPASS=1 (FRAME=0 only): a word written while the FIFO holds nothing else goes straight
 // to the output register, readable the next cycle; the output register then has a mux in
 // front of the RAM's read, so it is for small FIFOs (LUT RAM) on a latency path.
+// RAM_STYLE is the RAM's ram_style attribute for the synthesis tool (Vivado, Yosys):
+// "auto" lets the tool choose; "ultra" asks for UltraRAM (UltraScale+ only), "block" or
+// "distributed" for those.
 module toe_fifo #(
   parameter int unsigned WIDTH = 8,    // word bits
   parameter int unsigned DEPTH = 512,  // words, power of two
   parameter bit          FRAME = 1'b0, // 1: commit/rewind control visibility
-  parameter bit          BYPASS = 1'b0 // 1: a word into an empty FIFO is readable the next cycle
+  parameter bit          BYPASS = 1'b0, // 1: a word into an empty FIFO is readable the next cycle
+  /* verilator lint_off UNUSEDPARAM */  // (read by synthesis only, through the attribute)
+  parameter string       RAM_STYLE = "auto" // the RAM's ram_style attribute
+  /* verilator lint_on UNUSEDPARAM */
 ) (
   input  logic             clk,
   input  logic             rst,
@@ -31,7 +37,7 @@ module toe_fifo #(
   initial if (DEPTH != (1 << AW)) $fatal(0, "toe_fifo: DEPTH must be a power of two (instance %m)");
   initial if (BYPASS && FRAME) $fatal(0, "toe_fifo: BYPASS needs FRAME=0 (instance %m)");
 
-  logic [WIDTH-1:0] mem [DEPTH];
+  (* ram_style = RAM_STYLE *) logic [WIDTH-1:0] mem [DEPTH];
   logic [AW:0] wr_ptr_reg, commit_ptr_reg, rd_ptr_reg;
   logic [WIDTH-1:0] out_reg;
   logic out_valid_reg;

@@ -25,7 +25,8 @@ module toe_tcp
   parameter int unsigned ADDR_W       = 40,
   parameter int unsigned ID_W         = 2,
   parameter int unsigned MEM_RX_FIRST = 4,     // RX ring writer's bursts in a row while the TX writer waits (0: round robin)
-  parameter int unsigned RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W) // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
+  parameter int unsigned RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
+  parameter string       RX_FIFO_RAM_STYLE = "auto" // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+)
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -183,7 +184,7 @@ module toe_tcp
   logic [DATA_W-1:0] pl_tdata;
   logic [W-1:0] pl_tkeep;
   logic pl_tvalid, pl_tready, pl_tlast;
-  toe_tcp_rx_parse #(.DATA_W(DATA_W), .FIFO_BYTES(RX_FIFO_BYTES)) u_parse (
+  toe_tcp_rx_parse #(.DATA_W(DATA_W), .FIFO_BYTES(RX_FIFO_BYTES), .FIFO_RAM_STYLE(RX_FIFO_RAM_STYLE)) u_parse (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
     .m_seg_valid(seg_valid), .m_seg_ready(seg_ready), .m_seg(seg),
     .m_axis_tdata(pl_tdata), .m_axis_tkeep(pl_tkeep), .m_axis_tvalid(pl_tvalid),

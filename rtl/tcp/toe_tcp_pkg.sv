@@ -192,8 +192,9 @@ package toe_tcp_pkg;
   // KB, 64 sessions lost several segments of one window at once and waited for their RTOs
   // (RX 0.21 of the wire behind DDR4), with 256 KB every loss was recovered by fast
   // retransmit (0.63; the memory's ceiling is about 0.68). 256 KB is 61 more BRAM36 in
-  // Yosys' mapping of toe_tcp (177 against 116). Below 512 bits the 512-bit memory port is
-  // several times the wire, and 16 KB is plenty.
+  // Yosys' mapping of toe_tcp (177 against 116), or 9 URAMs with toe_top's
+  // TCP_RX_FIFO_RAM_STYLE = "ultra" (UltraScale+). Below 512 bits the 512-bit memory port
+  // is several times the wire, and 16 KB is plenty.
   function automatic int unsigned rx_fifo_bytes_default(input int unsigned data_w);
     return data_w >= 512 ? 262144 : 16384;
   endfunction

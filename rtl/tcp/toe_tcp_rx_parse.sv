@@ -20,6 +20,7 @@ module toe_tcp_rx_parse
 #(
   parameter int unsigned DATA_W        = 64,
   parameter int unsigned FIFO_BYTES    = 16384,  // checksum (store-and-forward) FIFO
+  parameter string       FIFO_RAM_STYLE = "auto", // its RAM's ram_style attribute ("ultra": UltraRAM)
   parameter int unsigned PAYLOAD_BYTES = 4096    // payload FIFO behind m_seg
 ) (
   input  logic                  clk,
@@ -79,7 +80,7 @@ module toe_tcp_rx_parse
   logic cf_tvalid, cf_tready, cf_tlast, drop_bad, drop_full;
   logic [UW-1:0] cf_tuser;
   toe_axis_fifo #(.DATA_W(DATA_W), .USER_W(UW), .DEPTH(FIFO_BYTES / W), .FRAME(1'b1),
-                  .DROP_WHEN_FULL(1'b1)) u_csum_fifo (
+                  .DROP_WHEN_FULL(1'b1), .RAM_STYLE(FIFO_RAM_STYLE)) u_csum_fifo (
     .clk, .rst,
     .s_axis_tdata(cs_tdata), .s_axis_tkeep(cs_tkeep), .s_axis_tvalid(cs_tvalid), .s_axis_tready,
     .s_axis_tlast(cs_tlast), .s_axis_tuser({cs_tuser[UW-1:1], cs_bad}),

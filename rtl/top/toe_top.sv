@@ -40,7 +40,8 @@ module toe_top
   parameter int unsigned MEM_ID_W      = 2,        // AXI4 ID width
   parameter bit          MEM_ASYNC     = 1'b0,     // 1: the memory port runs on mem_clk
   parameter int unsigned MEM_RX_FIRST  = 4,        // memory writes: RX ring bursts in a row while TX waits (0: round robin)
-  parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W) // TCP segments waiting for their checksum and the memory (16 KB; 256 KB at 512 bits, where one DDR4 channel is slower than RX: toe_tcp_pkg)
+  parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // TCP segments waiting for their checksum and the memory (16 KB; 256 KB at 512 bits, where one DDR4 channel is slower than RX: toe_tcp_pkg)
+  parameter string       TCP_RX_FIFO_RAM_STYLE = "auto" // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+: 9 URAMs for 256 KB at 512 bits)
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -395,7 +396,8 @@ module toe_top
         mem_arvalid, mem_arready, mem_rlast, mem_rvalid, mem_rready;
   toe_tcp #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
             .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W),
-            .MEM_RX_FIRST(MEM_RX_FIRST), .RX_FIFO_BYTES(TCP_RX_FIFO_BYTES)) u_tcp (
+            .MEM_RX_FIRST(MEM_RX_FIRST), .RX_FIFO_BYTES(TCP_RX_FIFO_BYTES),
+            .RX_FIFO_RAM_STYLE(TCP_RX_FIFO_RAM_STYLE)) u_tcp (
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
     .cfg_fin_wait_2_us(cfg_tcp_fin_wait_2_us), .cfg_keepalive_idle_us(cfg_tcp_keepalive_idle_us),
     .cfg_keepalive_intvl_us(cfg_tcp_keepalive_intvl_us), .cfg_keepalive_probes(cfg_tcp_keepalive_probes),
