@@ -30,7 +30,7 @@ for t in $targets; do
   # Yosys picks block RAM)
   if [ "$top" != toe_top ]; then
     family="-family xcup"
-    params='-G RX_FIFO_RAM_STYLE="\"ultra\""'
+    params='-G RX_FIFO_RAM_STYLE="ultra"'
   fi
   echo "synth: $top DATA_W=$w (Yosys synth_xilinx $family; several minutes)"
   start=$SECONDS
