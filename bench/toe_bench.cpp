@@ -810,35 +810,35 @@ void seg_rate_bench(Peer& p, FILE* json) {
     std::vector<Flow*> conns;
     for (Flow& x : fl.f)
         if (x.port) conns.push_back(&x);
-    // The drain probe answers the cycle the engine has worked through every segment offered
+    // The drain probe is answered once the engine has worked through every segment offered
     // before it. A probe may find a full FIFO and be dropped, so one goes every 128 cycles,
-    // each from its own port, until an RST answers one: that RST's cycle less the answer
-    // time of a probe on an idle engine (an upper bound by at most 128 cycles).
+    // each from its own port, until an RST answers one. On an idle engine the first is
+    // answered (in less than 128 cycles): that is the answer time, `probe_idle`; after a
+    // row, the RST's cycle less it is when the engine had drained (late by at most 128).
+    struct Probes { uint64_t first_in = 0, rst = 0; size_t sent = 0; };
     auto is_probe_rst = [&](const TcpOut& o, size_t sent) {
         return o.tcp && o.dport >= probe_sport && o.dport < probe_sport + sent && (o.flags & 0x04);
     };
-    p.clear();
-    p.to_send.push_back(tcp_segment(probe_sport, closed_port, 1, 1, 0x10, 0));
-    while (!p.to_send.empty()) p.step();
-    const uint64_t probe_in = p.last_in;
-    const uint64_t probe_idle = p.until([&](const TcpOut& o) { return is_probe_rst(o, 1); }) - probe_in;
-    for (int i = 0; i < 2000; ++i) p.step();
-    size_t sent = 0;   // probes of the row
-    auto drained_at = [&]() -> uint64_t {
+    auto probe = [&]() {
+        Probes r;
         size_t seen = p.got.size();
-        sent = 0;
         for (uint64_t next = 0, end = p.sim.cycles() + 200000; p.sim.cycles() < end;) {
-            if (p.to_send.empty() && p.sim.cycles() >= next && sent < 512) {
-                p.to_send.push_back(tcp_segment(uint16_t(probe_sport + sent++), closed_port, 1, 1, 0x10, 0));
+            if (p.to_send.empty() && p.sim.cycles() >= next && r.sent < 512) {
+                p.to_send.push_back(tcp_segment(uint16_t(probe_sport + r.sent++), closed_port, 1, 1, 0x10, 0));
                 next = p.sim.cycles() + 128;
             }
             p.step();
+            if (!r.first_in && p.to_send.empty()) r.first_in = p.last_in;
             for (; seen < p.got.size(); ++seen)
-                if (is_probe_rst(parse_tcp(p.got[seen].second), sent)) return p.got[seen].first - probe_idle;
+                if (is_probe_rst(parse_tcp(p.got[seen].second), r.sent)) { r.rst = p.got[seen].first; return r; }
         }
         std::fprintf(stderr, "toe-bench: no drain probe answered\n");
         std::exit(1);
     };
+    p.clear();
+    const Probes idle = probe();
+    const uint64_t probe_idle = idle.rst - idle.first_in;
+    for (int i = 0; i < 2000; ++i) p.step();
     std::printf("\nTCP segment rate: segments offered back to back at the wire rate, round robin over\n"
                 "N sessions (%zu opened, %zu refused); per cycle taken, and drops; backlog: cycles the\n"
                 "engine took after the last segment's wire time (the drain probe's wait; its idle answer: %llu cycles)\n",
@@ -859,12 +859,12 @@ void seg_rate_bench(Peer& p, FILE* json) {
             while (!p.to_send.empty()) p.step();
             double cycles = double(p.sim.cycles() - p.first_in - 1) + double(frame + 24) / WIRE_BYTES_PER_CYCLE
                             - double((frame + W - 1) / W);   // to the end of the last frame's wire time
-            double end = double(p.first_in) + cycles;
-            double backlog = std::max(double(drained_at()) - end, 0.0);
+            const Probes drain = probe();
+            double backlog = std::max(double(drain.rst - probe_idle) - (double(p.first_in) + cycles), 0.0);
             for (int i = 0; i < 20000; ++i) p.step();
             size_t answered = 0;   // probes the engine dropped are not the row's drops
-            for (const auto& g : p.got) answered += is_probe_rst(parse_tcp(g.second), sent);
-            uint32_t drops = engine_drops(p) - drops0 - uint32_t(sent - answered);
+            for (const auto& g : p.got) answered += is_probe_rst(parse_tcp(g.second), drain.sent);
+            uint32_t drops = engine_drops(p) - drops0 - uint32_t(drain.sent - answered);
             double rate = double(offered - drops) / (cycles + backlog);
             double wire = WIRE_BYTES_PER_CYCLE / double(frame + 24);
             std::printf("  %8s %8zu %10.4f %10.4f %8u %8.0f\n", k.name, n, rate, wire, drops, backlog);
