@@ -252,6 +252,72 @@ module toe_tcp_core
     ooo_set_t    ooo;        // bytes stored in the ring ahead of RCV.NXT (toe_tcp_rules_pkg::reasm_place)
   } sess_t;
 
+  // The record is kept in two RAMs by what the fast path's events touch (docs/architecture.md,
+  // "Hot and cold state"): the hot part, read and written by every event, and the cold
+  // part (the tuple, the RTT estimator, how the connection began and ended, the reassembly
+  // intervals but the first's start), written by slow events and the reset's init only. A
+  // fast event's write leaves the cold part as it was (asserted below), so its RAM is not
+  // written then. The multi-level state cache of the 250 000-session paper will hold the
+  // hot part, 485 bits, in one 512-bit line.
+  typedef struct packed {
+    tcp_state_e  state;
+    logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
+    logic [15:0] snd_wnd, max_sndwnd;
+    logic [31:0] tx_done, rcv_nxt, rcv_adv;
+    logic [15:0] mss;
+    logic [31:0] rto;
+    logic        rtt_on;
+    logic [31:0] rtt_seq;
+    logic [3:0]  retries;
+    logic        tmr_on;
+    logic [31:0] tmr_at;
+    logic        dack_on;
+    logic [31:0] dack_at;
+    logic        dack_one;
+    logic [2:0]  dack_defers;
+    logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
+    logic        ooo0_on;    // interval 0: does the segment reach it
+    logic [31:0] ooo0_lo;
+  } hot_t;
+  typedef struct packed {
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port, local_port;
+    logic [31:0] srtt8, rttvar4, rtt_t0;
+    logic        end_told, active, orderly;
+    logic [31:0] ooo0_hi;
+    ooo_iv_t [OOO_INTERVALS-1:1] ooo_rest;
+  } cold_t;
+  function automatic hot_t hot_of(input sess_t x);
+    return '{state: x.state, snd_una: x.snd_una, snd_nxt: x.snd_nxt, snd_max: x.snd_max, snd_wl1: x.snd_wl1,
+             snd_wl2: x.snd_wl2, snd_wnd: x.snd_wnd, max_sndwnd: x.max_sndwnd, tx_done: x.tx_done,
+             rcv_nxt: x.rcv_nxt, rcv_adv: x.rcv_adv, mss: x.mss, rto: x.rto, rtt_on: x.rtt_on,
+             rtt_seq: x.rtt_seq, retries: x.retries, tmr_on: x.tmr_on, tmr_at: x.tmr_at, dack_on: x.dack_on,
+             dack_at: x.dack_at, dack_one: x.dack_one, dack_defers: x.dack_defers, fin_rcvd: x.fin_rcvd,
+             fin_sent: x.fin_sent, close_req: x.close_req, in_sendq: x.in_sendq, ended: x.ended,
+             ooo0_on: x.ooo[0].on, ooo0_lo: x.ooo[0].lo};
+  endfunction
+  function automatic cold_t cold_of(input sess_t x);
+    return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port, srtt8: x.srtt8,
+             rttvar4: x.rttvar4, rtt_t0: x.rtt_t0, end_told: x.end_told, active: x.active, orderly: x.orderly,
+             ooo0_hi: x.ooo[0].hi, ooo_rest: x.ooo[OOO_INTERVALS-1:1]};
+  endfunction
+  function automatic sess_t record_of(input hot_t h, input cold_t c);
+    sess_t x;
+    {x.state, x.snd_una, x.snd_nxt, x.snd_max, x.snd_wl1, x.snd_wl2, x.snd_wnd, x.max_sndwnd, x.tx_done} =
+      {h.state, h.snd_una, h.snd_nxt, h.snd_max, h.snd_wl1, h.snd_wl2, h.snd_wnd, h.max_sndwnd, h.tx_done};
+    {x.rcv_nxt, x.rcv_adv, x.mss, x.rto, x.rtt_on, x.rtt_seq, x.retries} =
+      {h.rcv_nxt, h.rcv_adv, h.mss, h.rto, h.rtt_on, h.rtt_seq, h.retries};
+    {x.tmr_on, x.tmr_at, x.dack_on, x.dack_at, x.dack_one, x.dack_defers} =
+      {h.tmr_on, h.tmr_at, h.dack_on, h.dack_at, h.dack_one, h.dack_defers};
+    {x.fin_rcvd, x.fin_sent, x.close_req, x.in_sendq, x.ended} = {h.fin_rcvd, h.fin_sent, h.close_req, h.in_sendq, h.ended};
+    {x.remote_ip, x.remote_port, x.local_port, x.srtt8, x.rttvar4, x.rtt_t0} =
+      {c.remote_ip, c.remote_port, c.local_port, c.srtt8, c.rttvar4, c.rtt_t0};
+    {x.end_told, x.active, x.orderly} = {c.end_told, c.active, c.orderly};
+    x.ooo[0] = '{on: h.ooo0_on, lo: h.ooo0_lo, hi: c.ooo0_hi};
+    x.ooo[OOO_INTERVALS-1:1] = c.ooo_rest;
+    return x;
+  endfunction
+
   function automatic logic is_estab(input tcp_state_e s);
     return s == ESTABLISHED || s == CLOSE_WAIT;
   endfunction
@@ -276,18 +342,33 @@ module toe_tcp_core
   // The record is read in two cycles (toe_state_ram: the block RAM's latch, then its output
   // register), issued two cycles before ST_PRE; the finish's writes in those two cycles
   // are forwarded. The slow path reads the record until ST_TAIL while the next event's read
-  // is issued: the read's output stage holds from ST_PRE to ST_TAIL.
+  // is issued: the read's output stage holds from ST_PRE to ST_TAIL. The hot and cold
+  // parts are read together from their two RAMs (same address, same hold); the cold part
+  // is written by the writes that may change it (wr_cold), so its RAM forwards only those.
   sess_t rd_sess;
   logic [SW-1:0] rd_addr, wr_addr;
-  logic wr_en;
+  logic wr_en, wr_cold;
   sess_t wr_sess;
   wire rd_hold = state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC;
-  sess_t rd_ram, rd_new, rd_old;   // rd_sess's candidates, for the fast path's verdict
+  sess_t rd_ram, rd_new, rd_old;   // rd_sess's candidates, for the fast path's verdict (hot fields only)
   logic rd_is_new, rd_is_old;
-  toe_state_ram #(.WIDTH($bits(sess_t)), .DEPTH(MAX_SESSIONS)) u_record (
-    .clk, .wr_en, .wr_addr, .wr_data(wr_sess), .rd_addr, .hold(rd_hold), .rd_data(rd_sess),
-    .rd_ram, .rd_new, .rd_old, .rd_is_new, .rd_is_old
+  hot_t rd_hot, rd_hot_ram, rd_hot_new, rd_hot_old;
+  cold_t rd_cold;
+  toe_state_ram #(.WIDTH($bits(hot_t)), .DEPTH(MAX_SESSIONS)) u_hot (
+    .clk, .wr_en, .wr_addr, .wr_data(hot_of(wr_sess)), .rd_addr, .hold(rd_hold), .rd_data(rd_hot),
+    .rd_ram(rd_hot_ram), .rd_new(rd_hot_new), .rd_old(rd_hot_old), .rd_is_new, .rd_is_old
   );
+  toe_state_ram #(.WIDTH($bits(cold_t)), .DEPTH(MAX_SESSIONS)) u_cold (
+    .clk, .wr_en(wr_en && wr_cold), .wr_addr, .wr_data(cold_of(wr_sess)), .rd_addr, .hold(rd_hold),
+    .rd_data(rd_cold), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(), .rd_is_old()
+  );
+  assign rd_sess = record_of(rd_hot, rd_cold);
+  assign rd_ram = record_of(rd_hot_ram, rd_cold);
+  assign rd_new = record_of(rd_hot_new, rd_cold);
+  assign rd_old = record_of(rd_hot_old, rd_cold);
+  if ($bits(hot_t) + $bits(cold_t) != $bits(sess_t)) begin : g_split_check
+    $error("toe_tcp_core: the hot and cold parts do not hold the record's %0d bits", $bits(sess_t));
+  end
 
   // ---------------- output queues ----------------
   logic q_rxw_ready, q_sendq_ready;   // never low when pushed (rxw_room_reg; a session is in the send queue once)
@@ -301,6 +382,7 @@ module toe_tcp_core
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic [SW-1:0] post_sid_reg; // the session in the post stage
   logic post_valid_reg, post_write_reg;   // the finish holds an event / writes its record
+  logic post_cold_reg;                    // ... and its cold part (a slow event's)
   sess_t sent_sess, sent_sess_reg;        // the record the send step made (the finish's input)
   logic size_valid_reg;                    // the size step holds a slow event (the send step follows)
   logic send_valid_reg;                    // the send step holds a slow event (the finish follows)
@@ -1776,12 +1858,14 @@ module toe_tcp_core
     step_done_reg <= exec;
     post_valid_reg <= to_finish || send_valid_reg;
     post_write_reg <= to_finish ? writes : send_valid_reg && ev_writes_reg;
+    post_cold_reg <= to_finish ? writes && !fast_exec : send_valid_reg && ev_writes_reg;
     if (rst) begin
       size_valid_reg <= 1'b0;
       send_valid_reg <= 1'b0;
       step_done_reg <= 1'b0;
       post_valid_reg <= 1'b0;
       post_write_reg <= 1'b0;
+      post_cold_reg <= 1'b0;
     end
   end
   // The post stage's session is also the address of the record written: during the reset's
@@ -2199,6 +2283,7 @@ module toe_tcp_core
 
   // ---------------- sequencing ----------------
   assign wr_en = state_reg == ST_INIT || post_write_reg;
+  assign wr_cold = state_reg == ST_INIT || post_cold_reg;
   assign wr_addr = post_sid_reg;
   always_comb begin
     wr_sess = fin_sess;
@@ -2331,6 +2416,15 @@ module toe_tcp_core
         else $error("toe_tcp_core: session %0d record read from ST_PRE to ST_TAIL is not the last written", sid_reg);
     if (wr_en) written_mem[wr_addr] <= wr_sess;
   end
+  // the two parts together are the record, field for field (hot_of / cold_of / record_of)
+  always @(posedge clk) if (!rst && wr_en)
+    assert (record_of(hot_of(wr_sess), cold_of(wr_sess)) == wr_sess)
+      else $error("toe_tcp_core: session %0d's record does not survive its split into hot and cold", wr_addr);
+  // a fast event's write (the cold RAM not written) leaves the cold part as it was: the
+  // fast path touches only the hot part (the split of the record is right)
+  always @(posedge clk) if (!rst && wr_en && !wr_cold)
+    assert (cold_of(wr_sess) == cold_of(written_mem[wr_addr]))
+      else $error("toe_tcp_core: session %0d's fast event changed the cold part of its record", wr_addr);
   // the size step's sums, taken in ST_TAIL from the step's record, are the post stage's
   always @(posedge clk) if (!rst && size_valid_reg)
     assert (post_ends_reg == send_ends(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.tx_done,
