@@ -254,11 +254,12 @@ module toe_tcp_core
 
   // The record is kept in two RAMs by what the fast path's events touch (docs/architecture.md,
   // "Hot and cold state"): the hot part, read and written by every event, and the cold
-  // part (the tuple, the RTT estimator, how the connection began and ended, the reassembly
-  // intervals but the first's start), written by slow events and the reset's init only. A
-  // fast event's write leaves the cold part as it was (asserted below), so its RAM is not
-  // written then. The multi-level state cache of the 250 000-session paper will hold the
-  // hot part, 485 bits, in one 512-bit line.
+  // part (the tuple, the RTT estimator, how the connection began, the reassembly intervals
+  // but the first's start), written by slow events and the reset's init only. The fast path
+  // computes the hot part alone (fs) and carries no cold part: its finish takes the tuple
+  // from the tuple table (post_tuple_reg), and its write leaves the cold RAM as it was. The
+  // multi-level state cache of the 250 000-session paper will hold the hot part, 487 bits,
+  // in one 512-bit line.
   typedef struct packed {
     tcp_state_e  state;
     logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
@@ -276,6 +277,7 @@ module toe_tcp_core
     logic        dack_one;
     logic [2:0]  dack_defers;
     logic        fin_rcvd, fin_sent, close_req, in_sendq, ended;
+    logic        end_told, orderly;   // published with every write (the app-side engines)
     logic        ooo0_on;    // interval 0: does the segment reach it
     logic [31:0] ooo0_lo;
   } hot_t;
@@ -283,7 +285,7 @@ module toe_tcp_core
     logic [31:0] remote_ip;
     logic [15:0] remote_port, local_port;
     logic [31:0] srtt8, rttvar4, rtt_t0;
-    logic        end_told, active, orderly;
+    logic        active;
     logic [31:0] ooo0_hi;
     ooo_iv_t [OOO_INTERVALS-1:1] ooo_rest;
   } cold_t;
@@ -294,12 +296,12 @@ module toe_tcp_core
              rtt_seq: x.rtt_seq, retries: x.retries, tmr_on: x.tmr_on, tmr_at: x.tmr_at, dack_on: x.dack_on,
              dack_at: x.dack_at, dack_one: x.dack_one, dack_defers: x.dack_defers, fin_rcvd: x.fin_rcvd,
              fin_sent: x.fin_sent, close_req: x.close_req, in_sendq: x.in_sendq, ended: x.ended,
-             ooo0_on: x.ooo[0].on, ooo0_lo: x.ooo[0].lo};
+             end_told: x.end_told, orderly: x.orderly, ooo0_on: x.ooo[0].on, ooo0_lo: x.ooo[0].lo};
   endfunction
   function automatic cold_t cold_of(input sess_t x);
     return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port, srtt8: x.srtt8,
-             rttvar4: x.rttvar4, rtt_t0: x.rtt_t0, end_told: x.end_told, active: x.active, orderly: x.orderly,
-             ooo0_hi: x.ooo[0].hi, ooo_rest: x.ooo[OOO_INTERVALS-1:1]};
+             rttvar4: x.rttvar4, rtt_t0: x.rtt_t0, active: x.active, ooo0_hi: x.ooo[0].hi,
+             ooo_rest: x.ooo[OOO_INTERVALS-1:1]};
   endfunction
   function automatic sess_t record_of(input hot_t h, input cold_t c);
     sess_t x;
@@ -310,9 +312,10 @@ module toe_tcp_core
     {x.tmr_on, x.tmr_at, x.dack_on, x.dack_at, x.dack_one, x.dack_defers} =
       {h.tmr_on, h.tmr_at, h.dack_on, h.dack_at, h.dack_one, h.dack_defers};
     {x.fin_rcvd, x.fin_sent, x.close_req, x.in_sendq, x.ended} = {h.fin_rcvd, h.fin_sent, h.close_req, h.in_sendq, h.ended};
+    {x.end_told, x.orderly} = {h.end_told, h.orderly};
     {x.remote_ip, x.remote_port, x.local_port, x.srtt8, x.rttvar4, x.rtt_t0} =
       {c.remote_ip, c.remote_port, c.local_port, c.srtt8, c.rttvar4, c.rtt_t0};
-    {x.end_told, x.active, x.orderly} = {c.end_told, c.active, c.orderly};
+    x.active = c.active;
     x.ooo[0] = '{on: h.ooo0_on, lo: h.ooo0_lo, hi: c.ooo0_hi};
     x.ooo[OOO_INTERVALS-1:1] = c.ooo_rest;
     return x;
@@ -667,9 +670,15 @@ module toe_tcp_core
   function automatic tuple_t tuple_of(input sess_t x);
     return '{remote_ip: x.remote_ip, remote_port: x.remote_port, local_port: x.local_port};
   endfunction
+  // The table is also where the fast path's finish takes its record's tuple from (the
+  // segment command's; the fast path carries no cold part): the event's tuple is kept
+  // as it starts (ev_tuple_reg) and goes with the record to the finish (post_tuple_reg).
   tuple_t tuple_mem [MAX_SESSIONS];
   tuple_t tuple_ram_reg, tuple_wr_reg;
   logic tuple_fwd_reg;
+  tuple_t ev_tuple_reg, post_tuple_reg;
+  wire tuple_t wr_tuple = state_reg == ST_INIT ? '0 : post_tuple_reg;   // the written record's
+  wire tuple_t tuple_held = tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg;
   wire [SW-1:0] tuple_rd_addr = pick_valid_reg ? pick_sid_reg : grant_sid;
   // the write's address against every kind's session at once, then the grant selects: the
   // compare is not behind the pick
@@ -677,9 +686,9 @@ module toe_tcp_core
   always_comb for (int i = 0; i < N_EV; i++) ev_written[i] = ev_sid[i] == wr_addr;
   wire tuple_rd_written = pick_valid_reg ? wr_addr == pick_sid_reg : (ev_grant & ev_written) != '0;
   always_ff @(posedge clk) begin
-    if (wr_en) tuple_mem[wr_addr] <= tuple_of(wr_sess);
+    if (wr_en) tuple_mem[wr_addr] <= wr_tuple;
     tuple_ram_reg <= tuple_mem[tuple_rd_addr];
-    tuple_wr_reg <= tuple_of(wr_sess);
+    tuple_wr_reg <= wr_tuple;
     tuple_fwd_reg <= wr_en && tuple_rd_written;
   end
   // The two candidates (the record written in this cycle, and the RAM's with the last
@@ -698,8 +707,9 @@ module toe_tcp_core
   always_ff @(posedge clk) if (start) begin
     tuple_check_reg <= pick_kind_reg == EV_SEG && !s_seg.is_new;
     tuple_written_reg <= post_write_reg && post_sid_reg == pick_sid_reg;
-    tuple_ok_written_reg <= tuple_of(sent_sess_reg) == seg_tuple;   // fin_sess's tuple: sent_sess_reg's
-    tuple_ok_held_reg <= (tuple_fwd_reg ? tuple_wr_reg : tuple_ram_reg) == seg_tuple;
+    tuple_ok_written_reg <= post_tuple_reg == seg_tuple;   // the finish's tuple
+    tuple_ok_held_reg <= tuple_held == seg_tuple;
+    ev_tuple_reg <= post_write_reg && post_sid_reg == pick_sid_reg ? post_tuple_reg : tuple_held;
   end
 
   assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
@@ -1012,7 +1022,8 @@ module toe_tcp_core
   wire fast_seg_ok_new = fast_seg_ok(rd_new, g, seg_end_reg, fast_data_reg);
   wire fast_seg_ok_old = fast_seg_ok(rd_old, g, seg_end_reg, fast_data_reg);
   wire fast_seg_ok_read = rd_is_new ? fast_seg_ok_new : rd_is_old ? fast_seg_ok_old : fast_seg_ok_ram;
-  sess_t fs;                     // the record after it
+  sess_t fs;                     // the record after it (its hot part; the cold part zero)
+  logic fs_cold_kept;            // the rules above left the cold part as read (for the SVA)
   logic fast_ack_now, fast_ack_second;
   always_comb begin
     logic seg_ev, ack_new, past_nxt;
@@ -1033,6 +1044,10 @@ module toe_tcp_core
       fs.rcv_nxt = seg_end_reg;
     end
     fast = (fast_seg_reg && found_now && tx_want == '0 && fast_seg_ok_read) || (fast_wake_reg && s.state == ESTABLISHED);
+    // the fast path's result is the hot part alone: it changes no cold field (asserted), and
+    // the cold part is not carried: its write leaves the cold RAM as it was (wr_cold)
+    fs_cold_kept = cold_of(fs) == cold_of(s);
+    fs = record_of(hot_of(fs), cold_t'('0));
   end
 
   // ---------------- slow path: the pre stage ----------------
@@ -2043,6 +2058,7 @@ module toe_tcp_core
   always_ff @(posedge clk) begin
     if (send_valid_reg) begin
       sent_sess_reg <= sent_sess;
+      post_tuple_reg <= tuple_of(sent_sess);
       sent_send_reg <= sent_send;
       sent_seq_reg <= sent_seq;
       sent_len_reg <= sent_len;
@@ -2052,12 +2068,14 @@ module toe_tcp_core
       // state, not the fast path's verdict): only a finish reads these, and a slow event's
       // own (after ST_TAIL) writes them again before its finish
       sent_sess_reg <= fs;     // ns is fs then: not through the event step's logic
+      post_tuple_reg <= ev_tuple_reg;
       sent_send_reg <= SEND_NONE;
       sent_seq_reg <= step.send_seq;
       sent_len_reg <= '0;
       sent_sendq_reg <= 1'b0;
     end else if (skip_send) begin
       sent_sess_reg <= step.ns;
+      post_tuple_reg <= tuple_of(step.ns);
       sent_send_reg <= step.send;
       sent_seq_reg <= step.send_seq;
       sent_len_reg <= '0;
@@ -2133,8 +2151,8 @@ module toe_tcp_core
     do_release = post_write_reg && fin_sess.state == CLOSED && fin_sess.end_told && post_quiet_reg &&
                  (fin_sess.orderly ? post_read_all_reg : !post_rx_readable_reg);
     if (do_release) fin_sess.state = FREE;
-    rel_in = '{sid: post_sid_reg, remote_ip: fin_sess.remote_ip, remote_port: fin_sess.remote_port,
-               local_port: fin_sess.local_port};
+    rel_in = '{sid: post_sid_reg, remote_ip: post_tuple_reg.remote_ip, remote_port: post_tuple_reg.remote_port,
+               local_port: post_tuple_reg.local_port};
     send_post = sent_send_reg;
     seq_post = sent_seq_reg;
     len_post = sent_len_reg;
@@ -2167,8 +2185,8 @@ module toe_tcp_core
     adv_moves = send_post != SEND_NONE && send_post != SEND_RST && post_edge_moves_reg;
     if (adv_moves) fin_sess.rcv_adv = post_edge_moved_reg;
     // ---- the segment command: the window is the final one (every segment but a SYN or RST) ----
-    post_cmd = '{session: SID_W'(post_sid_reg), remote_ip: fin_sess.remote_ip, remote_port: fin_sess.remote_port,
-                 local_port: fin_sess.local_port, seq: seq_post, ack: fin_sess.rcv_nxt, flags: 8'd0,
+    post_cmd = '{session: SID_W'(post_sid_reg), remote_ip: post_tuple_reg.remote_ip,
+                 remote_port: post_tuple_reg.remote_port, local_port: post_tuple_reg.local_port, seq: seq_post, ack: fin_sess.rcv_nxt, flags: 8'd0,
                  window: 16'(adv_moves ? adv_wnd_moved : adv_wnd_kept), length: '0, mss: '0};
     unique case (send_post)
       SEND_ACK:    post_cmd.flags = 8'h10;
@@ -2391,40 +2409,50 @@ module toe_tcp_core
     end
   end
 `ifndef SYNTHESIS
+  // A copy of the table written alike and read without delay (the checks below). A write
+  // without the cold part (the fast path's) leaves it as it was.
+  sess_t written_mem [MAX_SESSIONS];
+  always @(posedge clk)
+    if (wr_en) written_mem[wr_addr] <= wr_cold ? wr_sess : record_of(hot_of(wr_sess), cold_of(written_mem[wr_addr]));
+  // the record the finish writes, whole: a fast event's hot part with the stored cold part
+  wire sess_t fin_whole = post_cold_reg ? fin_sess : record_of(hot_of(fin_sess), cold_of(written_mem[post_sid_reg]));
   // Invariants of every record the core writes back.
-  always @(posedge clk) if (!rst && post_write_reg && fin_sess.state != FREE && fin_sess.state != CLOSED) begin
-    assert (seq_le(fin_sess.snd_una, fin_sess.snd_nxt) && seq_le(fin_sess.snd_nxt, fin_sess.snd_max))
+  always @(posedge clk) if (!rst && post_write_reg && fin_whole.state != FREE && fin_whole.state != CLOSED) begin
+    assert (seq_le(fin_whole.snd_una, fin_whole.snd_nxt) && seq_le(fin_whole.snd_nxt, fin_whole.snd_max))
       else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", post_sid_reg);
     // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the ring
-    assert (reasm_set_ok(fin_sess.ooo, fin_sess.rcv_nxt, RING))
+    assert (reasm_set_ok(fin_whole.ooo, fin_whole.rcv_nxt, RING))
       else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", post_sid_reg);
     // an ACK owed for a received segment always has the delayed-ACK timer behind it (the ACK
     // of a second segment may wait for data in the send queue: the timer event bounds the wait)
-    assert (!fin_sess.dack_one || fin_sess.dack_on)
+    assert (!fin_whole.dack_one || fin_whole.dack_on)
       else $error("toe_tcp_core: session %0d owes an ACK without the delayed-ACK timer", post_sid_reg);
     // an ACK that waits for the session's data is still owed (its timer runs)
-    assert (fin_sess.dack_defers == '0 || fin_sess.dack_on)
+    assert (fin_whole.dack_defers == '0 || fin_whole.dack_on)
       else $error("toe_tcp_core: session %0d defers an ACK without the delayed-ACK timer", post_sid_reg);
   end
   // ST_PRE to ST_TAIL read the event's record as last written (the read was issued for the
-  // event's session in time, and held while the slow path runs): against a copy of the
-  // table written alike and read without delay (toe_state_ram checks its own contract)
-  sess_t written_mem [MAX_SESSIONS];
-  always @(posedge clk) begin
+  // event's session in time, and held while the slow path runs): against the copy of the
+  // table (toe_state_ram checks its own contract)
+  always @(posedge clk)
     if (!rst && (state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL))
       assert (rd_sess == written_mem[sid_reg])
         else $error("toe_tcp_core: session %0d record read from ST_PRE to ST_TAIL is not the last written", sid_reg);
-    if (wr_en) written_mem[wr_addr] <= wr_sess;
-  end
   // the two parts together are the record, field for field (hot_of / cold_of / record_of)
   always @(posedge clk) if (!rst && wr_en)
     assert (record_of(hot_of(wr_sess), cold_of(wr_sess)) == wr_sess)
       else $error("toe_tcp_core: session %0d's record does not survive its split into hot and cold", wr_addr);
-  // a fast event's write (the cold RAM not written) leaves the cold part as it was: the
-  // fast path touches only the hot part (the split of the record is right)
-  always @(posedge clk) if (!rst && wr_en && !wr_cold)
-    assert (cold_of(wr_sess) == cold_of(written_mem[wr_addr]))
-      else $error("toe_tcp_core: session %0d's fast event changed the cold part of its record", wr_addr);
+  // the tuple the finish sends with and writes to the tuple table is its record's, also
+  // for the fast path, which takes it from the table as the event starts
+  always @(posedge clk) if (!rst && wr_en && state_reg != ST_INIT)
+    assert (wr_tuple == tuple_of(wr_cold ? wr_sess : written_mem[wr_addr]))
+      else $error("toe_tcp_core: session %0d's finish has a tuple not its record's", wr_addr);
+  // the fast path's rules change no cold field (the split of the record is right)
+  always @(posedge clk) if (!rst && fast_exec)
+    assert (fs_cold_kept) else $error("toe_tcp_core: session %0d's fast event changed the cold part of its record", sid_reg);
+  always @(posedge clk) if (!rst && fast_exec)
+    assert (ev_tuple_reg == tuple_of(s))
+      else $error("toe_tcp_core: session %0d's tuple taken at the start is not its record's", sid_reg);
   // the size step's sums, taken in ST_TAIL from the step's record, are the post stage's
   always @(posedge clk) if (!rst && size_valid_reg)
     assert (post_ends_reg == send_ends(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.tx_done,
