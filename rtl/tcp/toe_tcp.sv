@@ -310,13 +310,13 @@ module toe_tcp
     .m_wake_valid(rxread_wake_valid), .m_wake_ready(rxread_wake_ready), .m_wake_session(rxread_wake_session),
     .stat_refused(rd_refused)
   );
-  // App sends (toe_tcp_tx_req): requests, their answers and the TX ring write jobs; owns
-  // TX_APP and TX_WANT, wakes the core when a session stops being sendable or the space
-  // its app waits for is free.
+  // App sends (toe_tcp_tx_req): requests, their answers, the TX ring write jobs and their
+  // completions; owns TX_APP, TX_WANT and TX_DONE, wakes the core when a session stops
+  // being sendable, the space its app waits for is free, or bytes were written.
   logic txreq_op_woken, txreq_op_init, txreq_op_sendable, txreq_op_known_dead, txreq_op_clear_want,
         txreq_rd_sendable, txreq_wake_valid, txreq_wake_ready, tx_req_error;
   sid_t txreq_wake_session;
-  logic [31:0] txreq_op_tx_first, txreq_op_snd_una, txreq_rd_tx_app;
+  logic [31:0] txreq_op_tx_first, txreq_op_snd_una, txreq_op_tx_done_seen, txreq_rd_tx_app, txreq_rd_tx_done;
   logic [16:0] txreq_op_want_seen, txreq_rd_tx_want;
   toe_tcp_tx_req #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_tx_req (
     .clk, .rst, .cfg_mem_base, .s_req_valid(tx_req_valid), .s_req_ready(tx_req_ready), .s_req(tx_req),
@@ -325,7 +325,10 @@ module toe_tcp
     .op_valid(post_op_valid), .op_session(post_op_session), .op_woken(txreq_op_woken), .op_init(txreq_op_init),
     .op_tx_first(txreq_op_tx_first), .op_sendable(txreq_op_sendable), .op_known_dead(txreq_op_known_dead),
     .op_snd_una(txreq_op_snd_una), .op_clear_want(txreq_op_clear_want), .op_want_seen(txreq_op_want_seen),
-    .rd_session(rec_rd_session), .rd_tx_app(txreq_rd_tx_app), .rd_tx_want(txreq_rd_tx_want),
+    .op_tx_done_seen(txreq_op_tx_done_seen),
+    .s_done_valid(txw_done_valid), .s_done_ready(txw_done_ready), .s_done(txw_done),
+    .rd_session(rec_rd_session), .rd_tx_app(txreq_rd_tx_app), .rd_tx_done(txreq_rd_tx_done),
+    .rd_tx_want(txreq_rd_tx_want),
     .rd_sendable(txreq_rd_sendable),
     .m_wake_valid(txreq_wake_valid), .m_wake_ready(txreq_wake_ready), .m_wake_session(txreq_wake_session),
     .stat_error(tx_req_error)
@@ -365,10 +368,9 @@ module toe_tcp
     .rxread_op_wake_on, .rxread_op_seen, .rxread_rd_rx_req, .rxread_rd_rx_read, .rxread_rd_readable,
     .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
     .txreq_op_woken, .txreq_op_init, .txreq_op_tx_first, .txreq_op_sendable,
-    .txreq_op_known_dead, .txreq_op_snd_una, .txreq_op_clear_want, .txreq_op_want_seen,
-    .txreq_rd_tx_app, .txreq_rd_tx_want, .txreq_rd_sendable,
+    .txreq_op_known_dead, .txreq_op_snd_una, .txreq_op_clear_want, .txreq_op_want_seen, .txreq_op_tx_done_seen,
+    .txreq_rd_tx_app, .txreq_rd_tx_done, .txreq_rd_tx_want, .txreq_rd_sendable,
     .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
-    .s_txw_done_valid(txw_done_valid), .s_txw_done_ready(txw_done_ready), .s_txw_done(txw_done),
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,

@@ -166,9 +166,9 @@ module toe_tcp_core
   input  logic          rxread_wake_valid,
   output logic          rxread_wake_ready,
   input  sid_t          rxread_wake_session,
-  // app sends (toe_tcp_tx_req): owns TX_APP and TX_WANT, wakes the core when a session
-  // stops being sendable or the space its app waits for is free
-  // (with post_op_*)
+  // app sends (toe_tcp_tx_req): owns TX_APP, TX_WANT and TX_DONE (it takes the TX ring
+  // writer's completions), wakes the core when a session stops being sendable, the space
+  // its app waits for is free, or bytes were written (with post_op_*)
   output logic          txreq_op_woken,   // the event took the session's wake
   output logic          txreq_op_init,    // a new connection's first TX sequence number
   output logic [31:0]   txreq_op_tx_first,
@@ -177,16 +177,15 @@ module toe_tcp_core
   output logic [31:0]   txreq_op_snd_una,
   output logic          txreq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txreq_op_want_seen
   output logic [16:0]   txreq_op_want_seen,
-  // TX_APP, TX_WANT, sendable of rec_rd_session
+  output logic [31:0]   txreq_op_tx_done_seen, // the TX_DONE the event read
+  // TX_APP, TX_DONE, TX_WANT, sendable of rec_rd_session
   input  logic [31:0]   txreq_rd_tx_app,
+  input  logic [31:0]   txreq_rd_tx_done,
   input  logic [16:0]   txreq_rd_tx_want,
   input  logic          txreq_rd_sendable,
   input  logic          txreq_wake_valid,
   output logic          txreq_wake_ready,
   input  sid_t          txreq_wake_session,
-  input  logic          s_txw_done_valid,
-  output logic          s_txw_done_ready,
-  input  tcp_ring_job_t s_txw_done,
   // debug port: a snapshot of one session's state (read-only; an event like the others)
   input  logic          dbg_req_valid,
   output logic          dbg_req_ready,
@@ -231,7 +230,8 @@ module toe_tcp_core
     logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
     logic [15:0] snd_wnd;
     logic [15:0] max_sndwnd; // largest window the peer has offered (sender SWS avoidance)
-    logic [31:0] tx_done;    // end of TX ring bytes written to memory
+    logic [31:0] tx_done;    // end of TX ring bytes written to memory: toe_tcp_tx_req's,
+                             // read with the record (ev_tx_done), not stored in it
     logic [31:0] rcv_nxt;
     logic [31:0] rcv_adv;    // right edge of the window we advertised
     logic [15:0] mss;        // effective send MSS
@@ -258,13 +258,14 @@ module toe_tcp_core
   // but the first's start), written by slow events and the reset's init only. The fast path
   // computes the hot part alone (fs) and carries no cold part: its finish takes the tuple
   // from the tuple table (post_tuple_reg), and its write leaves the cold RAM as it was. The
-  // multi-level state cache of the 250 000-session paper will hold the hot part, 487 bits,
-  // in one 512-bit line.
+  // multi-level state cache of the 250 000-session paper will hold the hot part, 455 bits,
+  // in one 512-bit line. TX_DONE is in neither: toe_tcp_tx_req owns it (record_of's third
+  // part, read beside the record).
   typedef struct packed {
     tcp_state_e  state;
     logic [31:0] snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
     logic [15:0] snd_wnd, max_sndwnd;
-    logic [31:0] tx_done, rcv_nxt, rcv_adv;
+    logic [31:0] rcv_nxt, rcv_adv;
     logic [15:0] mss;
     logic [31:0] rto;
     logic        rtt_on;
@@ -291,7 +292,7 @@ module toe_tcp_core
   } cold_t;
   function automatic hot_t hot_of(input sess_t x);
     return '{state: x.state, snd_una: x.snd_una, snd_nxt: x.snd_nxt, snd_max: x.snd_max, snd_wl1: x.snd_wl1,
-             snd_wl2: x.snd_wl2, snd_wnd: x.snd_wnd, max_sndwnd: x.max_sndwnd, tx_done: x.tx_done,
+             snd_wl2: x.snd_wl2, snd_wnd: x.snd_wnd, max_sndwnd: x.max_sndwnd,
              rcv_nxt: x.rcv_nxt, rcv_adv: x.rcv_adv, mss: x.mss, rto: x.rto, rtt_on: x.rtt_on,
              rtt_seq: x.rtt_seq, retries: x.retries, tmr_on: x.tmr_on, tmr_at: x.tmr_at, dack_on: x.dack_on,
              dack_at: x.dack_at, dack_one: x.dack_one, dack_defers: x.dack_defers, fin_rcvd: x.fin_rcvd,
@@ -303,10 +304,11 @@ module toe_tcp_core
              rttvar4: x.rttvar4, rtt_t0: x.rtt_t0, active: x.active, ooo0_hi: x.ooo[0].hi,
              ooo_rest: x.ooo[OOO_INTERVALS-1:1]};
   endfunction
-  function automatic sess_t record_of(input hot_t h, input cold_t c);
+  function automatic sess_t record_of(input hot_t h, input cold_t c, input logic [31:0] tx_done);
     sess_t x;
-    {x.state, x.snd_una, x.snd_nxt, x.snd_max, x.snd_wl1, x.snd_wl2, x.snd_wnd, x.max_sndwnd, x.tx_done} =
-      {h.state, h.snd_una, h.snd_nxt, h.snd_max, h.snd_wl1, h.snd_wl2, h.snd_wnd, h.max_sndwnd, h.tx_done};
+    {x.state, x.snd_una, x.snd_nxt, x.snd_max, x.snd_wl1, x.snd_wl2, x.snd_wnd, x.max_sndwnd} =
+      {h.state, h.snd_una, h.snd_nxt, h.snd_max, h.snd_wl1, h.snd_wl2, h.snd_wnd, h.max_sndwnd};
+    x.tx_done = tx_done;
     {x.rcv_nxt, x.rcv_adv, x.mss, x.rto, x.rtt_on, x.rtt_seq, x.retries} =
       {h.rcv_nxt, h.rcv_adv, h.mss, h.rto, h.rtt_on, h.rtt_seq, h.retries};
     {x.tmr_on, x.tmr_at, x.dack_on, x.dack_at, x.dack_one, x.dack_defers} =
@@ -365,12 +367,18 @@ module toe_tcp_core
     .clk, .wr_en(wr_en && wr_cold), .wr_addr, .wr_data(cold_of(wr_sess)), .rd_addr, .hold(rd_hold),
     .rd_data(rd_cold), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(), .rd_is_old()
   );
-  assign rd_sess = record_of(rd_hot, rd_cold);
-  assign rd_ram = record_of(rd_hot_ram, rd_cold);
-  assign rd_new = record_of(rd_hot_new, rd_cold);
-  assign rd_old = record_of(rd_hot_old, rd_cold);
-  if ($bits(hot_t) + $bits(cold_t) != $bits(sess_t)) begin : g_split_check
-    $error("toe_tcp_core: the hot and cold parts do not hold the record's %0d bits", $bits(sess_t));
+  // TX_DONE (toe_tcp_tx_req's) is read with the engines' fields, in ST_PRE, and kept for
+  // the event (ev_tx_done_reg): the record's from ST_PRE to the finish, which tells the
+  // engine the value it saw (a completion after the read wakes the session again)
+  logic [31:0] ev_tx_done_reg;
+  always_ff @(posedge clk) if (state_reg == ST_PRE) ev_tx_done_reg <= txreq_rd_tx_done;
+  wire [31:0] ev_tx_done = state_reg == ST_PRE ? txreq_rd_tx_done : ev_tx_done_reg;
+  assign rd_sess = record_of(rd_hot, rd_cold, ev_tx_done);
+  assign rd_ram = record_of(rd_hot_ram, rd_cold, txreq_rd_tx_done);
+  assign rd_new = record_of(rd_hot_new, rd_cold, txreq_rd_tx_done);
+  assign rd_old = record_of(rd_hot_old, rd_cold, txreq_rd_tx_done);
+  if ($bits(hot_t) + $bits(cold_t) + 32 != $bits(sess_t)) begin : g_split_check
+    $error("toe_tcp_core: the hot and cold parts and TX_DONE do not hold the record's %0d bits", $bits(sess_t));
   end
 
   // ---------------- output queues ----------------
@@ -549,10 +557,10 @@ module toe_tcp_core
 
   // ---------------- event selection ----------------
   typedef enum logic [3:0] {
-    EV_RD_WAKE, EV_TXW_DONE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
+    EV_RD_WAKE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
   } event_e;
-  localparam int unsigned N_EV = 10;
+  localparam int unsigned N_EV = 9;
   event_e ev_reg;
   logic [SW:0] init_reg;
   logic new_reg, found_reg, listening_reg, capped_reg;
@@ -562,12 +570,10 @@ module toe_tcp_core
   logic [31:0] seg_last_reg;  // its last sequence number, SEG.SEQ + SEG.LEN - 1 (SYN and FIN counted)
   tcp_open_req_t open_reg;
   tcp_close_req_t close_reg;
-  tcp_ring_job_t done_reg;
 
   // The session of each kind of event (an open's comes from the session table later).
   logic [SW-1:0] ev_sid [N_EV];
   assign ev_sid[EV_RD_WAKE] = SW'(rxread_wake_session);
-  assign ev_sid[EV_TXW_DONE] = SW'(s_txw_done.session);
   assign ev_sid[EV_OPEN] = '0;
   assign ev_sid[EV_CLOSE] = SW'(close_req.session);
   assign ev_sid[EV_TX_WAKE] = SW'(txreq_wake_session);
@@ -580,7 +586,7 @@ module toe_tcp_core
   // (every flag a flip-flop).
   logic [N_EV-1:0] ev_offered, ev_room, ev_valid;
   assign ev_offered = {told_valid, dbg_req_valid, fire_valid, sq_valid, s_seg_valid, txreq_wake_valid,
-                       close_req_valid, open_req_valid, s_txw_done_valid, rxread_wake_valid};
+                       close_req_valid, open_req_valid, rxread_wake_valid};
   assign ev_room = {1'b1,                                                             // told
                     dbg_room_reg,                                                     // debug
                     cmd_room_reg && notif_room_reg && rxw_room_reg,                   // timer
@@ -589,7 +595,6 @@ module toe_tcp_core
                     cmd_room_reg,                                                     // TX wake
                     cmd_room_reg && notif_room_reg && rxw_room_reg,                   // close
                     openrsp_room_reg && cmd_room_reg,                                 // open
-                    cmd_room_reg,                                                     // TX_DONE
                     cmd_room_reg};                                                    // RX wake
   assign ev_valid = ev_offered & ev_room;
   // The pick: a ready kind is reserved in a register (pick_valid_reg: its one-hot grant,
@@ -713,7 +718,6 @@ module toe_tcp_core
   end
 
   assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
-  assign s_txw_done_ready  = start && pick_grant_reg[EV_TXW_DONE];
   assign open_req_ready    = start && pick_grant_reg[EV_OPEN];
   assign close_req_ready   = start && pick_grant_reg[EV_CLOSE];
   assign txreq_wake_ready  = start && pick_grant_reg[EV_TX_WAKE];
@@ -768,7 +772,8 @@ module toe_tcp_core
   assign g = seg_reg;
   // The engines' fields are read with the record, in the cycle after the pick (ST_PRE):
   // RX_DONE (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and
-  // readable (toe_tcp_rx_read's), TX_APP, TX_WANT and sendable (toe_tcp_tx_req's). TX_APP is
+  // readable (toe_tcp_rx_read's), TX_APP, TX_DONE, TX_WANT and sendable (toe_tcp_tx_req's;
+  // TX_DONE is the record's tx_done, ev_tx_done). TX_APP is
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
@@ -1047,7 +1052,7 @@ module toe_tcp_core
     // the fast path's result is the hot part alone: it changes no cold field (asserted), and
     // the cold part is not carried: its write leaves the cold RAM as it was (wr_cold)
     fs_cold_kept = cold_of(fs) == cold_of(s);
-    fs = record_of(hot_of(fs), cold_t'('0));
+    fs = record_of(hot_of(fs), cold_t'('0), fs.tx_done);
   end
 
   // ---------------- slow path: the pre stage ----------------
@@ -1633,11 +1638,6 @@ module toe_tcp_core
         if (is_estab(exec_state_reg) || exec_state_reg == FIN_WAIT_1 || exec_state_reg == FIN_WAIT_2)
           if (pre_reg.rd_wake_ack) r.ack_now = 1'b1;
       end
-      EV_TXW_DONE: begin
-        r.ns.tx_done = s.tx_done + 32'(done_reg.length);
-        r.try_send = 1'b1;
-      end
-
       // ---- send queue ----
       EV_SENDQ: begin
         r.ns.in_sendq = 1'b0;
@@ -2286,6 +2286,7 @@ module toe_tcp_core
   assign txreq_op_snd_una = fin_sess.snd_una;
   assign txreq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
   assign txreq_op_want_seen = post_want_seen_reg;
+  assign txreq_op_tx_done_seen = fin_sess.tx_done;
 
   // second RX writer job of an event (payload and then the end marker), pushed in the
   // cycle after its step (no step runs then: the next event is picked in it at the earliest)
@@ -2350,7 +2351,6 @@ module toe_tcp_core
         isn_asked_reg <= pick_kind_reg == EV_SEG && s_seg.isn_asked;
         open_reg <= open_req;
         close_reg <= close_req;
-        done_reg <= s_txw_done;
         state_reg <= pick_kind_reg == EV_OPEN ? ST_OPEN_REQ : ST_PRE;
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
@@ -2413,9 +2413,9 @@ module toe_tcp_core
   // without the cold part (the fast path's) leaves it as it was.
   sess_t written_mem [MAX_SESSIONS];
   always @(posedge clk)
-    if (wr_en) written_mem[wr_addr] <= wr_cold ? wr_sess : record_of(hot_of(wr_sess), cold_of(written_mem[wr_addr]));
+    if (wr_en) written_mem[wr_addr] <= wr_cold ? wr_sess : record_of(hot_of(wr_sess), cold_of(written_mem[wr_addr]), wr_sess.tx_done);
   // the record the finish writes, whole: a fast event's hot part with the stored cold part
-  wire sess_t fin_whole = post_cold_reg ? fin_sess : record_of(hot_of(fin_sess), cold_of(written_mem[post_sid_reg]));
+  wire sess_t fin_whole = post_cold_reg ? fin_sess : record_of(hot_of(fin_sess), cold_of(written_mem[post_sid_reg]), fin_sess.tx_done);
   // Invariants of every record the core writes back.
   always @(posedge clk) if (!rst && post_write_reg && fin_whole.state != FREE && fin_whole.state != CLOSED) begin
     assert (seq_le(fin_whole.snd_una, fin_whole.snd_nxt) && seq_le(fin_whole.snd_nxt, fin_whole.snd_max))
@@ -2436,11 +2436,11 @@ module toe_tcp_core
   // table (toe_state_ram checks its own contract)
   always @(posedge clk)
     if (!rst && (state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL))
-      assert (rd_sess == written_mem[sid_reg])
+      assert (hot_of(rd_sess) == hot_of(written_mem[sid_reg]) && cold_of(rd_sess) == cold_of(written_mem[sid_reg]))
         else $error("toe_tcp_core: session %0d record read from ST_PRE to ST_TAIL is not the last written", sid_reg);
   // the two parts together are the record, field for field (hot_of / cold_of / record_of)
   always @(posedge clk) if (!rst && wr_en)
-    assert (record_of(hot_of(wr_sess), cold_of(wr_sess)) == wr_sess)
+    assert (record_of(hot_of(wr_sess), cold_of(wr_sess), wr_sess.tx_done) == wr_sess)
       else $error("toe_tcp_core: session %0d's record does not survive its split into hot and cold", wr_addr);
   // the tuple the finish sends with and writes to the tuple table is its record's, also
   // for the fast path, which takes it from the table as the event starts

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// toe_tcp_tx_req: the application's send requests. It answers them (tx_rsp), owns each
-// session's TX_APP (the end of the TX ring bytes the application has been granted) and
-// TX_WANT (the free space an application waits for after TX_NO_SPACE), and gives the TX
-// ring writer its jobs, so a send request costs the protocol core no event.
+// toe_tcp_tx_req: the application's send requests and their completions. It answers the
+// requests (tx_rsp), owns each session's TX_APP (the end of the TX ring bytes the
+// application has been granted), TX_WANT (the free space an application waits for after
+// TX_NO_SPACE) and TX_DONE (the end of the bytes the TX ring writer has written), gives the
+// writer its jobs and takes its completions, so a send request costs the protocol core no
+// event and its completion at most a wake (none while the session's wake is queued).
 //   Request of length L: TX_NOT_CONNECTED unless the session is sendable (a bit the core
 //   owns: established or CLOSE-WAIT, no close asked for, not ended), with a stat_error
 //   pulse when the application knew (a core bit: FREE, close asked for, or told the end);
@@ -11,8 +13,10 @@
 //   AVAIL - L), a job [TX_APP, TX_APP + L) and TX_APP += L.
 //   SND.UNA is the core's: it writes it with every record (op_snd_una), so AVAIL is at
 //   most one record write old, which only makes the check stricter.
+//   Completion (s_done, the writer's, in job order): TX_DONE = offset + length (the job's
+//   end: jobs complete in the order they were given, so each continues TX_DONE, asserted).
 //   The core writes, with every record it writes (op_*): sendable, the error bit, SND.UNA,
-//   and for a new connection the initial TX_APP (op_init; TX_WANT = 0). After it told the
+//   and for a new connection the initial TX_APP and TX_DONE (op_init; TX_WANT = 0). After it told the
 //   application NOTIF_TX_SPACE it asks for TX_WANT to be cleared (op_clear_want): cleared
 //   only if it still holds the value the core saw (op_want_seen), so a newer TX_NO_SPACE
 //   waits for its own notification.
@@ -22,12 +26,16 @@
 //   a sendable session's TX_WANT (not 0) fits in the free space with the SND.UNA written
 //   (a TX_NO_SPACE decided with an older SND.UNA than the ACK the core had just taken, or
 //   an ACK that could not notify: the core gives NOTIF_TX_SPACE on the wake, so no app
-//   waits for an ACK that will not come). A session is in the queue at most once (a queued bit, cleared by the write of the core's event that took it, op_woken),
-//   so the queue, MAX_SESSIONS deep, cannot overflow.
+//   waits for an ACK that will not come); by a completion (the core sends the bytes
+//   written); and by the write of the event that took the wake when TX_DONE is no longer
+//   the one that event read (op_tx_done_seen: a completion came while the wake was taken,
+//   and found it queued). A session is in the queue at most once (a queued bit, cleared by
+//   the write of the core's event that took it, op_woken), so the queue, MAX_SESSIONS
+//   deep, cannot overflow.
 // Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
 // are forwarded; a request taken but not yet written is not (one request old at most).
-// Ordering: the core's writes and the requests go through one two-stage pipeline (the
-// core's first), each reading the record as the one before it wrote it. A request is taken
+// Ordering: the core's writes, the completions and the requests go through one two-stage
+// pipeline (in that priority), each reading the record as the one before it wrote it. A request is taken
 // only when the response and job FIFOs (DEPTH) have room for it and the pipeline's entry.
 // A request holds a job place from stage 2 (job_count_reg counts it) until the cycle after,
 // when a refused one gives it back (job_refused_reg): the count does not wait for the
@@ -49,27 +57,32 @@ module toe_tcp_tx_req
   output logic          m_rsp_valid,
   input  logic          m_rsp_ready,
   output tcp_tx_rsp_t   m_rsp,
-  // TX ring write jobs
+  // TX ring write jobs, and their completions
   output logic          m_job_valid,
   input  logic          m_job_ready,
   output tcp_ring_job_t m_job,
+  input  logic          s_done_valid,
+  output logic          s_done_ready,
+  input  tcp_ring_job_t s_done,
   // the core, with every record it writes
   input  logic          op_valid,
   input  sid_t          op_session,
   input  logic          op_woken,      // the event took this session's wake (or the reset's clear)
-  input  logic          op_init,       // a new connection: TX_APP = op_tx_first, TX_WANT = 0
+  input  logic          op_init,       // a new connection: TX_APP = TX_DONE = op_tx_first, TX_WANT = 0
   input  logic [31:0]   op_tx_first,
   input  logic          op_sendable,
   input  logic          op_known_dead, // a request now is the application's error
   input  logic [31:0]   op_snd_una,
   input  logic          op_clear_want, // NOTIF_TX_SPACE was given for op_want_seen
   input  logic [16:0]   op_want_seen,
+  input  logic [31:0]   op_tx_done_seen, // the TX_DONE the event read
   // the core reads a session's fields (values one cycle after the address)
   input  sid_t          rd_session,
   output logic [31:0]   rd_tx_app,
+  output logic [31:0]   rd_tx_done,
   output logic [16:0]   rd_tx_want,
   output logic          rd_sendable,
-  // sessions that stopped being sendable, or whose TX_WANT fits now
+  // sessions that stopped being sendable, whose TX_WANT fits now, or with bytes written
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
   output sid_t          m_wake_session,
@@ -81,6 +94,7 @@ module toe_tcp_tx_req
 
   typedef struct packed {
     logic [31:0] tx_app;
+    logic [31:0] tx_done;
     logic [16:0] tx_want;
     logic [31:0] snd_una;
     logic        sendable;
@@ -92,10 +106,11 @@ module toe_tcp_tx_req
   // ---- stage 1: an operation taken, its session's record read ----
   logic [CW-1:0] rsp_count_reg, job_count_reg;   // job_count_reg: jobs queued or held
   logic job_refused_reg;                          // last cycle's request queued no job
-  logic st_valid_reg, st_core_reg, st_woken_reg, st_init_reg, st_sendable_reg, st_known_dead_reg,
+  logic st_valid_reg, st_core_reg, st_done_reg, st_woken_reg, st_init_reg, st_sendable_reg, st_known_dead_reg,
         st_clear_want_reg;
   logic [SW-1:0] st_sid_reg;
-  logic [31:0] st_first_reg, st_snd_una_reg;
+  logic [31:0] st_first_reg, st_snd_una_reg, st_done_seen_reg;
+  logic [31:0] st_done_offset_reg, st_done_end_reg;   // the completion's job
   logic [16:0] st_want_seen_reg;
   logic [15:0] st_len_reg;
   rec_t st_rec_reg;
@@ -103,17 +118,23 @@ module toe_tcp_tx_req
   logic [SW-1:0] wr_sid;
   rec_t wr_rec;
 
-  wire st_req = st_valid_reg && !st_core_reg;
-  assign s_req_ready = !op_valid && (CW+1)'(rsp_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH) &&
+  wire st_req = st_valid_reg && !st_core_reg && !st_done_reg;
+  assign s_done_ready = !op_valid;
+  wire done_take = s_done_valid && s_done_ready;
+  assign s_req_ready = !op_valid && !s_done_valid && (CW+1)'(rsp_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH) &&
                        (CW+1)'(job_count_reg) + (CW+1)'(st_req) < (CW+1)'(DEPTH);
   wire take = s_req_valid && s_req_ready;
-  wire [SW-1:0] in_sid = op_valid ? SW'(op_session) : SW'(s_req.session);
+  wire [SW-1:0] in_sid = op_valid ? SW'(op_session) : s_done_valid ? SW'(s_done.session) : SW'(s_req.session);
 
   always_ff @(posedge clk) begin
     if (wr_en) mem[wr_sid] <= wr_rec;
     st_rec_reg <= wr_en && wr_sid == in_sid ? wr_rec : mem[in_sid];
-    st_valid_reg <= op_valid || take;
+    st_valid_reg <= op_valid || done_take || take;
     st_core_reg <= op_valid;
+    st_done_reg <= done_take;
+    st_done_offset_reg <= s_done.offset;
+    st_done_end_reg <= s_done.offset + 32'(s_done.length);
+    st_done_seen_reg <= op_tx_done_seen;
     st_sid_reg <= in_sid;
     st_woken_reg <= op_woken;
     st_init_reg <= op_init;
@@ -162,9 +183,14 @@ module toe_tcp_tx_req
       if (st_clear_want_reg && st_rec_reg.tx_want == st_want_seen_reg) wr_rec.tx_want = '0;
       if (st_init_reg) begin
         wr_rec.tx_app = st_first_reg;
+        wr_rec.tx_done = st_first_reg;
         wr_rec.tx_want = '0;
       end else push_wake = !(st_rec_reg.queued && !st_woken_reg) &&
-                           ((st_rec_reg.sendable && !st_sendable_reg) || (st_sendable_reg && !want_cleared && want_fits));
+                           ((st_rec_reg.sendable && !st_sendable_reg) || (st_sendable_reg && !want_cleared && want_fits) ||
+                            (st_woken_reg && st_rec_reg.tx_done != st_done_seen_reg));
+    end else if (st_done_reg) begin
+      wr_rec.tx_done = st_done_end_reg;
+      push_wake = !st_rec_reg.queued;
     end else if (st_req && st_rec_reg.sendable) begin
       // L > avail (one sum beside avail's)
       if (st_len_reg == '0 || !tx_ring_fits(st_rec_reg.snd_una, st_rec_reg.tx_app, 32'(st_len_reg), RING)) begin
@@ -194,10 +220,11 @@ module toe_tcp_tx_req
     rd_ram_reg <= mem[SW'(rd_session)];
     rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
     rd_new_reg <= wr_rec;
-    if (rd_init_now) {rd_new_reg.tx_app, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op_tx_first, 17'd0, op_sendable};
+    if (rd_init_now)
+      {rd_new_reg.tx_app, rd_new_reg.tx_done, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op_tx_first, op_tx_first, 17'd0, op_sendable};
   end
   assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
-  assign {rd_tx_app, rd_tx_want, rd_sendable} = {rd_rec.tx_app, rd_rec.tx_want, rd_rec.sendable};
+  assign {rd_tx_app, rd_tx_done, rd_tx_want, rd_sendable} = {rd_rec.tx_app, rd_rec.tx_done, rd_rec.tx_want, rd_rec.sendable};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once
@@ -229,6 +256,12 @@ module toe_tcp_tx_req
     assert (st_rec_reg.tx_app - st_rec_reg.snd_una + 1 <= RING + 1 && avail == RING - (st_rec_reg.tx_app - st_rec_reg.snd_una) &&
             !tx_ring_fits(st_rec_reg.snd_una, st_rec_reg.tx_app, 32'(st_len_reg), RING) == (32'(st_len_reg) > avail))
       else $error("toe_tcp_tx_req: session %0d TX space test differs from its compare", st_sid_reg);
+  // the writer completes a session's jobs in the order they were given: each completion
+  // continues TX_DONE, and none comes for bytes not granted (TX_APP)
+  always @(posedge clk) if (!rst && st_done_reg)
+    assert (st_done_offset_reg == st_rec_reg.tx_done && !seq_lt(st_rec_reg.tx_app, st_done_end_reg))
+      else $error("toe_tcp_tx_req: session %0d completion [%0d, %0d) does not continue TX_DONE %0d within TX_APP %0d",
+                  st_sid_reg, st_done_offset_reg, st_done_end_reg, st_rec_reg.tx_done, st_rec_reg.tx_app);
   // a session is queued at most once, so the wake queue never overflows
   always @(posedge clk) if (!rst && push_wake) assert (wake_q_ready) else $error("toe_tcp_tx_req: wake queue overflow");
   always @(posedge clk) if (!rst && push_rsp) assert (rsp_count_reg < CW'(DEPTH))
