@@ -5,10 +5,11 @@
 //   received segment (looked up ahead by toe_tcp_seg_lookup: it comes with its session,
 //   which the core trusts only if the record holds the segment's tuple, checked in the
 //   cycle the event starts against a copy of the tuples, tuple_mem), app
-//   open/close requests, completions of app TX data ring writes, a session whose app
+//   open/close requests, a session whose app
 //   reads matter (toe_tcp_rx_read owns the reads: it wakes the core when the window is
 //   under half the ring or an ended connection waits for its reads), a session that
-//   stopped being sendable (toe_tcp_tx_req owns the send requests: TX_APP is final then),
+//   stopped being sendable or has new app bytes in its TX ring (toe_tcp_tx_req owns the
+//   send requests and their ring writes' completions: TX_APP is final then; TX_DONE moved),
 //   a session from the send queue (more data to send), and a session whose earliest
 //   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
 //   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a
@@ -46,7 +47,8 @@
 // ACK that frees that much TX ring space gives NOTIF_TX_SPACE, so an app waits for it
 // instead of polling.
 // RX writer completions are not events here: toe_tcp_rx_deliver takes them, owns RX_DONE
-// (read with the record) and gives the DATA notifications. Notifications that must follow
+// (read with the record) and gives the DATA notifications. TX writer completions neither:
+// toe_tcp_tx_req takes them and owns TX_DONE (read with the record, as its tx_done). Notifications that must follow
 // delivered data (peer FIN, closed, reset) travel as 0-length marker jobs through the RX
 // writer and are given by it when the marker completes; the end of a connection that was
 // never established (no data) is told at once. A session returns to the free pool when it
