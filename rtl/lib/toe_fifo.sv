@@ -8,7 +8,9 @@
 // m_valid/m_data, full throughput. `s_ready` is a function of registered pointers.
 // BYPASS=1 (FRAME=0 only): a word written while the FIFO holds nothing else goes straight
 // to the output register, readable the next cycle; the output register then has a mux in
-// front of the RAM's read, so it is for small FIFOs (LUT RAM) on a latency path.
+// front of the RAM's read, so the register is fabric's, not the RAM's: in block RAM the
+// read leaves the RAM's latch unregistered, with its slower clock-to-out (Yosys, 1024 x
+// 10 bits for UltraScale+: one RAMB18 either way, 11 FF and 10 LUT more). For a latency path.
 // RAM_STYLE is the RAM's ram_style attribute for the synthesis tool (Vivado, Yosys):
 // "auto" lets the tool choose; "ultra" asks for UltraRAM (UltraScale+ only), "block" or
 // "distributed" for those.

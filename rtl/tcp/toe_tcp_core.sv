@@ -8,8 +8,8 @@
 //   open/close requests, a session whose app
 //   reads matter (toe_tcp_rx_read owns the reads: it wakes the core when the window is
 //   under half the ring or an ended connection waits for its reads), a session that
-//   stopped being sendable or has new app bytes in its TX ring (toe_tcp_tx_req owns the
-//   send requests and their ring writes' completions: TX_APP is final then; TX_DONE moved),
+//   stopped being sendable (TX_APP is final then) or has new app bytes in its TX ring
+//   (TX_DONE moved; toe_tcp_tx_req owns the send requests and their ring writes' completions),
 //   a session from the send queue (more data to send), and a session whose earliest
 //   deadline has passed (retransmission/persist/TIME-WAIT/idle timer or delayed ACK),
 //   from the timer wheel (toe_tcp_timer_wheel), which the core tells every change of a

@@ -229,7 +229,8 @@ module toe_tcp_tx_req
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once
   // BYPASS: a wake into an empty queue is offered the next cycle (a completion's wake is on
-  // the TX latency path: app bytes written -> the core sends them)
+  // the TX latency path: app bytes written -> the core sends them); the queue's output
+  // register is then fabric's, after the block RAM's latch (toe_fifo)
   toe_fifo #(.WIDTH(SW), .DEPTH(MAX_SESSIONS), .BYPASS(1'b1)) u_wake (.clk, .rst, .s_data(st_sid_reg), .s_valid(push_wake),
     .s_ready(wake_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(wake_sid), .m_valid(m_wake_valid),
     .m_ready(m_wake_ready), .uncommitted());
