@@ -5,7 +5,7 @@
 // reference written from the RFC (tb/toe_tcp_rules). No state, no clock.
 //   seg_acceptable   RFC 9293 3.10.7.4, the four-case acceptability test (seq_in_window)
 //   ack_check        RFC 9293 3.10.7.4 fifth check: old, new or not-yet-sent ACK
-//   wnd_update_ok    RFC 9293 3.10.7.4: the SND.WL1/SND.WL2 rule for taking SEG.WND
+//   wnd_update_ok    RFC 9293 3.10.7.4: taking SEG.WND (SND.UNA =< SEG.ACK, the SND.WL1/WL2 rule)
 //   rtt_sample       RFC 6298 2.2/2.3 estimator, with the RTO bounds of 2.4/2.5
 //   send_size        how much to send now: MSS, data queued, usable window, and the
 //                    sender silly-window rule of RFC 1122 4.2.3.4 with Nagle (RFC 896);
@@ -67,11 +67,13 @@ package toe_tcp_rules_pkg;
     return ACK_OLD;
   endfunction
 
-  // RFC 9293 3.10.7.4: the send window is taken from a segment that is not older than the
-  // one it was last taken from: SND.WL1 < SEG.SEQ, or SND.WL1 = SEG.SEQ and SND.WL2 =< SEG.ACK
-  // (the caller has checked the ACK is not ACK_UNSENT).
-  function automatic logic wnd_update_ok(input logic [31:0] snd_wl1, snd_wl2, seg_seq, seg_ack);
-    return seq_lt(snd_wl1, seg_seq) || (snd_wl1 == seg_seq && seq_le(snd_wl2, seg_ack));
+  // RFC 9293 3.10.7.4: "If SND.UNA =< SEG.ACK =< SND.NXT, the send window should be
+  // updated", from a segment that is not older than the one it was last taken from:
+  // SND.WL1 < SEG.SEQ, or SND.WL1 = SEG.SEQ and SND.WL2 =< SEG.ACK. An old ACK (below
+  // SND.UNA) gives no window (nor in Linux). The caller has checked the ACK is not
+  // ACK_UNSENT (the upper bound).
+  function automatic logic wnd_update_ok(input logic [31:0] snd_una, snd_wl1, snd_wl2, seg_seq, seg_ack);
+    return seq_le(snd_una, seg_ack) && (seq_lt(snd_wl1, seg_seq) || (snd_wl1 == seg_seq && seq_le(snd_wl2, seg_ack)));
   endfunction
 
   // RFC 6298, in microseconds (clock granularity G = 1 us), alpha = 1/8, beta = 1/4, K = 4.

@@ -3,6 +3,7 @@ random inputs across the whole sequence space (so across the 2^32 wrap) and the 
 cases each rule names. Sequence comparisons are RFC 9293 3.4's modulo-2^32 arithmetic:
 a < b when a - b, as a signed 32-bit number, is negative."""
 import random
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -95,15 +96,18 @@ def ack_ref(ack, una, snd_max):
     return ACK_OLD
 
 
-def wnd_update_ref(wl1, wl2, seq, ack):
-    """Update when SND.WL1 < SEG.SEQ, or SND.WL1 = SEG.SEQ and SND.WL2 =< SEG.ACK."""
-    return lt(wl1, seq) or (wl1 == seq and le(wl2, ack))
+def wnd_update_ref(una, wl1, wl2, seq, ack):
+    """"If SND.UNA =< SEG.ACK =< SND.NXT, the send window should be updated. If (SND.WL1 <
+    SEG.SEQ or (SND.WL1 = SEG.SEQ and SND.WL2 =< SEG.ACK))" (the upper bound is the
+    caller's: an ACK of something not yet sent is refused before)."""
+    return le(una, ack) and (lt(wl1, seq) or (wl1 == seq and le(wl2, ack)))
 
 
 @cocotb.test()
 async def ack_and_window_update_follow_the_rfc(dut):
     rng = random.Random(2)
     kinds = [0, 0, 0]
+    updates = Counter()
     for _ in range(N_RANDOM):
         una = rand_seq(rng)
         snd_max = wrap(una + rng.choice([0, 1, rng.randrange(0, 1 << 20)]))
@@ -113,13 +117,21 @@ async def ack_and_window_update_follow_the_rfc(dut):
         wl1, wl2 = rand_seq(rng), rand_seq(rng)
         seq = rng.choice([wl1, wrap(wl1 + 1), wrap(wl1 - 1), rng.getrandbits(32)])
         wack = rng.choice([wl2, wrap(wl2 + 1), wrap(wl2 - 1), rng.getrandbits(32)])
-        dut.wu_wl1.value, dut.wu_wl2.value, dut.wu_seq.value, dut.wu_ack.value = wl1, wl2, seq, wack
+        wuna = rng.choice([wack, wrap(wack + 1), wrap(wack - 1), wrap(wack - rng.randrange(1 << 20)), wl2])
+        dut.wu_una.value, dut.wu_wl1.value, dut.wu_wl2.value = wuna, wl1, wl2
+        dut.wu_seq.value, dut.wu_ack.value = seq, wack
         await settle()
         want = ack_ref(ack, una, snd_max)
         kinds[want] += 1
         assert int(dut.ack_kind.value) == want, (ack, una, snd_max, want)
-        assert int(dut.wu_ok.value) == wnd_update_ref(wl1, wl2, seq, wack), (wl1, wl2, seq, wack)
+        want_wu = wnd_update_ref(wuna, wl1, wl2, seq, wack)
+        wl_newer = lt(wl1, seq) or (wl1 == seq and le(wl2, wack))
+        updates[(want_wu, lt(wack, wuna), wl_newer)] += 1
+        assert int(dut.wu_ok.value) == want_wu, (wuna, wl1, wl2, seq, wack)
     assert min(kinds) > N_RANDOM // 10, kinds
+    # taken, refused by the WL rule, and refused for an old ACK that the WL rule allows
+    assert updates[(True, False, True)] > N_RANDOM // 10 and updates[(False, False, False)] > N_RANDOM // 10, updates
+    assert updates[(False, True, True)] > N_RANDOM // 40, updates
 
 
 # ---- RFC 6298: the RTT estimator ----

@@ -10,7 +10,7 @@ module toe_tcp_rules_tb
   output logic        acc_ok,
   input  logic [31:0] ack_ack, ack_una, ack_max,
   output logic [1:0]  ack_kind,
-  input  logic [31:0] wu_wl1, wu_wl2, wu_seq, wu_ack,
+  input  logic [31:0] wu_una, wu_wl1, wu_wl2, wu_seq, wu_ack,
   output logic        wu_ok,
   input  logic [31:0] rtt_srtt8, rtt_rttvar4, rtt_r, rtt_min, rtt_max,
   output logic [31:0] rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o,
@@ -43,7 +43,7 @@ module toe_tcp_rules_tb
   mss_t mss;
   assign acc_ok = seg_acceptable(acc_seq, acc_last, acc_empty, acc_rcv_nxt, acc_rcv_adv);
   assign ack_kind = ack_check(ack_ack, ack_una, ack_max);
-  assign wu_ok = wnd_update_ok(wu_wl1, wu_wl2, wu_seq, wu_ack);
+  assign wu_ok = wnd_update_ok(wu_una, wu_wl1, wu_wl2, wu_seq, wu_ack);
   assign rtt = rtt_sample('{srtt8: rtt_srtt8, rttvar4: rtt_rttvar4, rto: '0}, rtt_r, rtt_min, rtt_max);
   assign {rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o} = {rtt.srtt8, rtt.rttvar4, rtt.rto};
   assign rtt_us_o = rtt_sample_us(rtt_now, rtt_sent);
