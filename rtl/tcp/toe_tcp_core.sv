@@ -883,7 +883,7 @@ module toe_tcp_core
     // RCV.WND's compares are made against its right edge (seq_in_window), not the difference
     wnd_diff = s.rcv_adv - s.rcv_nxt;
     pre.wnd = pos(wnd_diff);
-    pre.ack_kind = ack_check(g.ack, s.snd_una, s.snd_max);
+    pre.ack_kind = ack_check(g.ack, s.snd_una, s.snd_max, s.max_sndwnd);
     pre.acceptable = seg_acceptable(g.seq, seg_last_reg, g.length == '0 && !g.flags[F_SYN] && !g.flags[F_FIN],
                                     s.rcv_nxt, s.rcv_adv);
     pre.syn_in_window = seq_in_window(g.seq, s.rcv_nxt, s.rcv_adv);
@@ -1064,7 +1064,8 @@ module toe_tcp_core
   typedef enum logic [1:0] {
     ACK_TAKEN,          // taken
     ACK_REFUSED_RST,    // SYN-RCVD: not a new ACK, reset
-    ACK_REFUSED_ACK     // it acknowledges something never sent: an ACK, the segment dropped
+    ACK_REFUSED_ACK     // it acknowledges something never sent, or is older than SND.UNA -
+                        // MAX.SND.WND (RFC 5961 5.2): an ACK, the segment dropped
   } ack_answer_e;
   typedef struct packed {
     seg_case_e   seg_case;
@@ -1096,7 +1097,7 @@ module toe_tcp_core
       default: ;
     endcase
     y.ack_answer = st == SYN_RCVD && p.ack_kind != ACK_NEW ? ACK_REFUSED_RST :
-                   p.ack_kind == ACK_UNSENT ? ACK_REFUSED_ACK : ACK_TAKEN;
+                   p.ack_kind == ACK_UNSENT || p.ack_kind == ACK_TOO_OLD ? ACK_REFUSED_ACK : ACK_TAKEN;
     // the ACK ends the step: it is refused, LAST-ACK's FIN is acknowledged (closed), a FIN
     // in TIME-WAIT (ACK, the timer restarts)
     y.goes_on = y.ack_answer == ACK_TAKEN && !(st == LAST_ACK && p.fin_acked) && !(st == TIME_WAIT && g.flags[F_FIN]);
@@ -1140,7 +1141,9 @@ module toe_tcp_core
     end
     if (plan_reg.ack_answer == ACK_REFUSED_ACK) begin
       r.send = SEND_ACK;
-      r.count.wdrop = 1'b1;
+      // an ACK below SND.UNA - MAX.SND.WND gets RFC 5961's challenge ACK (counted as one)
+      if (ack_kind == ACK_TOO_OLD) r.count.chall = 1'b1;
+      else r.count.wdrop = 1'b1;
     end
     if (plan_reg.ack_answer == ACK_TAKEN) begin
       r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,

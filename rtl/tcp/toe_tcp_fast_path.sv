@@ -7,8 +7,9 @@
 // Fast (`fast`) are exactly:
 //   - a received segment of an ESTABLISHED session (`found`: the record holds its tuple)
 //     that the segment alone allows (`seg_may`: ACK set, no SYN, FIN or RST, a window
-//     that is not zero, not a new session), with SEG.SEQ = RCV.NXT, SEG.ACK not beyond
-//     SND.MAX, a payload (`with_data`) that fits below the advertised edge with no bytes
+//     that is not zero, not a new session), with SEG.SEQ = RCV.NXT, SND.UNA =< SEG.ACK =<
+//     SND.MAX (an older ACK is the slow path's, for RFC 5961 5.2's check), a payload
+//     (`with_data`) that fits below the advertised edge with no bytes
 //     held ahead of RCV.NXT, no RTT sample from its ACK, SND.WND not zero, no app waiting
 //     for TX ring space (`tx_want` zero), and neither data nor a FIN waiting for the
 //     peer's window after it (the send decision is the slow path's);
@@ -78,7 +79,8 @@ module toe_tcp_fast_path
     logic fits, sample;
     fits = !x.ooo[0].on && seq_le(s_end, x.rcv_adv);
     sample = x.rtt_on && seq_lt(x.rtt_seq, s.ack);
-    return x.state == ESTABLISHED && !seq_lt(x.snd_max, s.ack) && s.seq == x.rcv_nxt && (!data || fits) &&
+    return x.state == ESTABLISHED && !seq_lt(x.snd_max, s.ack) && !seq_lt(s.ack, x.snd_una) &&
+           s.seq == x.rcv_nxt && (!data || fits) &&
            !(ack_in(x, s) && sample) && x.snd_wnd != '0 && !waits_after(x, s);
   endfunction
 

@@ -4,7 +4,8 @@
 // the pipelined core) applies the same text, and each is unit-tested against a Python
 // reference written from the RFC (tb/toe_tcp_rules). No state, no clock.
 //   seg_acceptable   RFC 9293 3.10.7.4, the four-case acceptability test (seq_in_window)
-//   ack_check        RFC 9293 3.10.7.4 fifth check: old, new or not-yet-sent ACK
+//   ack_check        RFC 9293 3.10.7.4 fifth check: old, new or not-yet-sent ACK, and (RFC
+//                    5961 5.2) one older than SND.UNA - MAX.SND.WND
 //   wnd_update_ok    RFC 9293 3.10.7.4: taking SEG.WND (SND.UNA =< SEG.ACK, the SND.WL1/WL2 rule)
 //   rtt_sample       RFC 6298 2.2/2.3 estimator, with the RTO bounds of 2.4/2.5
 //   send_size        how much to send now: MSS, data queued, usable window, and the
@@ -59,11 +60,20 @@ package toe_tcp_rules_pkg;
   // RFC 9293 3.10.7.4, ACK field: SEG.ACK =< SND.UNA is a duplicate (ignored, the segment is
   // processed further); SND.UNA < SEG.ACK =< SND.NXT acknowledges new data; above SND.NXT
   // it acknowledges something not yet sent (answer with an ACK, drop the segment). The
-  // engine goes back N on a timeout, so "sent" is SND.MAX, the highest it ever sent.
-  typedef enum logic [1:0] {ACK_OLD, ACK_NEW, ACK_UNSENT} ack_kind_e;
-  function automatic ack_kind_e ack_check(input logic [31:0] seg_ack, snd_una, snd_max);
+  // engine goes back N on a timeout, so "sent" is SND.MAX, the highest it ever sent. With
+  // RFC 5961 5.2, which RFC 9293 3.10.7.4 makes a MUST for a stack that implements RFC 5961
+  // (this one does, sections 3 and 4): an ACK is acceptable only in SND.UNA - MAX.SND.WND
+  // =< SEG.ACK, so an older one (ACK_TOO_OLD, a blind injection) is answered with an ACK
+  // and its segment dropped too. MAX.SND.WND is the largest window the peer has offered.
+  // Its compare is the sign of one sum of three terms (no difference before a compare).
+  typedef enum logic [1:0] {ACK_OLD, ACK_NEW, ACK_UNSENT, ACK_TOO_OLD} ack_kind_e;
+  function automatic ack_kind_e ack_check(input logic [31:0] seg_ack, snd_una, snd_max,
+                                          input logic [15:0] max_sndwnd);
+    logic [31:0] from_floor;   // SEG.ACK - (SND.UNA - MAX.SND.WND)
+    from_floor = seg_ack + ~snd_una + 32'd1 + 32'(max_sndwnd);
     if (seq_lt(snd_max, seg_ack)) return ACK_UNSENT;
     if (seq_lt(snd_una, seg_ack)) return ACK_NEW;
+    if (from_floor[31]) return ACK_TOO_OLD;
     return ACK_OLD;
   endfunction
 

@@ -5,6 +5,7 @@ Which events are fast is the design's choice, stated in the module's header: an 
 segment of an ESTABLISHED session that needs no rule but the ACK, the window update, the
 payload and the delayed ACK, and an app read of an ESTABLISHED session. What a fast event
 does to the record is the RFC's:
+  - (an ACK below SND.UNA is not fast: RFC 5961 5.2's check of it is the slow path's)
   - RFC 9293 3.10.7.4, ACK: SND.UNA < SEG.ACK =< SND.NXT (the highest sent, SND.MAX here)
     moves SND.UNA (and SND.NXT along, after going back N); "If SND.UNA =< SEG.ACK =<
     SND.NXT, the send window should be updated. If (SND.WL1 < SEG.SEQ or (SND.WL1 =
@@ -66,7 +67,7 @@ def reference(ev, r, seg, now, delack):
     fits = not r["ooo0_on"] and le(end, r["rcv_adv"])
     karn_sample = ack_new and r["rtt_on"] and lt(r["rtt_seq"], ack)
     fast = (ev["seg_may"] and ev["found"] and ev["tx_want"] == 0 and r["state"] == ESTABLISHED
-            and le(ack, r["snd_max"]) and seq == r["rcv_nxt"] and (length == 0 or fits)
+            and le(r["snd_una"], ack) and le(ack, r["snd_max"]) and seq == r["rcv_nxt"] and (length == 0 or fits)
             and not karn_sample and r["snd_wnd"] != 0 and not waits_after)
     if ack_new:
         n["snd_una"] = ack

@@ -83,16 +83,20 @@ async def acceptability_is_the_rfc_table(dut):
 
 
 # ---- RFC 9293 3.10.7.4: the ACK field, and the send-window update ----
-ACK_OLD, ACK_NEW, ACK_UNSENT = 0, 1, 2
+ACK_OLD, ACK_NEW, ACK_UNSENT, ACK_TOO_OLD = 0, 1, 2, 3
 
 
-def ack_ref(ack, una, snd_max):
+def ack_ref(ack, una, snd_max, max_wnd):
     """SEG.ACK =< SND.UNA: duplicate; SND.UNA < SEG.ACK =< SND.NXT (the highest sent):
-    new; SEG.ACK > SND.NXT: acknowledges something not yet sent."""
+    new; SEG.ACK > SND.NXT: acknowledges something not yet sent. RFC 5961 5.2 (a MUST of
+    RFC 9293 3.10.7.4 for a stack with RFC 5961): acceptable only when "(SND.UNA -
+    MAX.SND.WND) =< SEG.ACK", so an older one is refused too."""
     if lt(snd_max, ack):
         return ACK_UNSENT
     if lt(una, ack) and le(ack, snd_max):
         return ACK_NEW
+    if lt(ack, wrap(una - max_wnd)):
+        return ACK_TOO_OLD
     return ACK_OLD
 
 
@@ -106,14 +110,16 @@ def wnd_update_ref(una, wl1, wl2, seq, ack):
 @cocotb.test()
 async def ack_and_window_update_follow_the_rfc(dut):
     rng = random.Random(2)
-    kinds = [0, 0, 0]
+    kinds = [0, 0, 0, 0]
     updates = Counter()
     for _ in range(N_RANDOM):
         una = rand_seq(rng)
         snd_max = wrap(una + rng.choice([0, 1, rng.randrange(0, 1 << 20)]))
+        max_wnd = rng.choice([0, 1, 65535, rng.getrandbits(16)])
         ack = rng.choice([una, snd_max, wrap(snd_max + 1), wrap(una - 1), wrap(una + rng.randrange(0, 1 << 21)),
-                          rng.getrandbits(32)])
-        dut.ack_ack.value, dut.ack_una.value, dut.ack_max.value = ack, una, snd_max
+                          rng.getrandbits(32), wrap(una - max_wnd), wrap(una - max_wnd - 1),
+                          wrap(una - rng.randrange(0, 1 << 17))])
+        dut.ack_ack.value, dut.ack_una.value, dut.ack_max.value, dut.ack_max_wnd.value = ack, una, snd_max, max_wnd
         wl1, wl2 = rand_seq(rng), rand_seq(rng)
         seq = rng.choice([wl1, wrap(wl1 + 1), wrap(wl1 - 1), rng.getrandbits(32)])
         wack = rng.choice([wl2, wrap(wl2 + 1), wrap(wl2 - 1), rng.getrandbits(32)])
@@ -121,14 +127,14 @@ async def ack_and_window_update_follow_the_rfc(dut):
         dut.wu_una.value, dut.wu_wl1.value, dut.wu_wl2.value = wuna, wl1, wl2
         dut.wu_seq.value, dut.wu_ack.value = seq, wack
         await settle()
-        want = ack_ref(ack, una, snd_max)
+        want = ack_ref(ack, una, snd_max, max_wnd)
         kinds[want] += 1
-        assert int(dut.ack_kind.value) == want, (ack, una, snd_max, want)
+        assert int(dut.ack_kind.value) == want, (ack, una, snd_max, max_wnd, want)
         want_wu = wnd_update_ref(wuna, wl1, wl2, seq, wack)
         wl_newer = lt(wl1, seq) or (wl1 == seq and le(wl2, wack))
         updates[(want_wu, lt(wack, wuna), wl_newer)] += 1
         assert int(dut.wu_ok.value) == want_wu, (wuna, wl1, wl2, seq, wack)
-    assert min(kinds) > N_RANDOM // 10, kinds
+    assert min(kinds) > N_RANDOM // 20, kinds
     # taken, refused by the WL rule, and refused for an old ACK that the WL rule allows
     assert updates[(True, False, True)] > N_RANDOM // 10 and updates[(False, False, False)] > N_RANDOM // 10, updates
     assert updates[(False, True, True)] > N_RANDOM // 40, updates

@@ -9,6 +9,7 @@ module toe_tcp_rules_tb
   input  logic        acc_empty,
   output logic        acc_ok,
   input  logic [31:0] ack_ack, ack_una, ack_max,
+  input  logic [15:0] ack_max_wnd,
   output logic [1:0]  ack_kind,
   input  logic [31:0] wu_una, wu_wl1, wu_wl2, wu_seq, wu_ack,
   output logic        wu_ok,
@@ -42,7 +43,7 @@ module toe_tcp_rules_tb
   send_t snd;
   mss_t mss;
   assign acc_ok = seg_acceptable(acc_seq, acc_last, acc_empty, acc_rcv_nxt, acc_rcv_adv);
-  assign ack_kind = ack_check(ack_ack, ack_una, ack_max);
+  assign ack_kind = ack_check(ack_ack, ack_una, ack_max, ack_max_wnd);
   assign wu_ok = wnd_update_ok(wu_una, wu_wl1, wu_wl2, wu_seq, wu_ack);
   assign rtt = rtt_sample('{srtt8: rtt_srtt8, rttvar4: rtt_rttvar4, rto: '0}, rtt_r, rtt_min, rtt_max);
   assign {rtt_srtt8_o, rtt_rttvar4_o, rtt_rto_o} = {rtt.srtt8, rtt.rttvar4, rtt.rto};
