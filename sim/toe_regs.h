@@ -485,11 +485,11 @@ extern "C" {
 #define TOE_REGS__MIB_COUNTER_R_NAME_35E460F1__COUNT_bw 32
 #define TOE_REGS__MIB_COUNTER_R_NAME_35E460F1__COUNT_reset 0x0
 
-// reg - toe_regs::mib_counter_r_name_8638fbd6
-#define TOE_REGS__MIB_COUNTER_R_NAME_8638FBD6__COUNT_bm 0xffffffff
-#define TOE_REGS__MIB_COUNTER_R_NAME_8638FBD6__COUNT_bp 0
-#define TOE_REGS__MIB_COUNTER_R_NAME_8638FBD6__COUNT_bw 32
-#define TOE_REGS__MIB_COUNTER_R_NAME_8638FBD6__COUNT_reset 0x0
+// reg - toe_regs::mib_counter_r_name_5fb919c4
+#define TOE_REGS__MIB_COUNTER_R_NAME_5FB919C4__COUNT_bm 0xffffffff
+#define TOE_REGS__MIB_COUNTER_R_NAME_5FB919C4__COUNT_bp 0
+#define TOE_REGS__MIB_COUNTER_R_NAME_5FB919C4__COUNT_bw 32
+#define TOE_REGS__MIB_COUNTER_R_NAME_5FB919C4__COUNT_reset 0x0
 
 // reg - toe_regs::mib_counter_r_name_b07e4435
 #define TOE_REGS__MIB_COUNTER_R_NAME_B07E4435__COUNT_bm 0xffffffff

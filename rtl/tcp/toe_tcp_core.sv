@@ -765,7 +765,8 @@ module toe_tcp_core
     return deadline_is_tmr(x) ? x.tmr_at : x.dack_at;
   endfunction
 
-  // the rules of toe_tcp_rules_pkg on a session record
+  // the rules of toe_tcp_rules_pkg on a session record (the ones both paths share, take_ack
+  // and delayed_ack, are toe_tcp_sess_pkg's)
   // the edge to advertise after the step `x` of record `was`; `dup` while RCV.NXT did not
   // move and bytes past it are held. RFC 5681 needs it only for pure ACKs (duplicate ACKs);
   // a data segment or FIN we send then keeps the edge too, which only delays its opening

@@ -216,6 +216,10 @@ async def hostile_segments(dut):
         ("ACK for data never sent", bytes(c.seg("A", ack=(c.rcv_nxt + 5000) % 2**32)),
          {"tcpInWindowDrops": 1}, True),
         ("SYN in ESTABLISHED", bytes(c.seg("S")), {"tcpChallengeAcks": 1}, True),
+        # blind data injection (RFC 5961 5.2): an ACK below SND.UNA - MAX.SND.WND is refused
+        # with an ACK and its data dropped (the echo after the attack shows none of it)
+        ("ACK below the send window", bytes(c.seg("PA", b"inj", ack=(c.rcv_nxt - 70000) % 2**32)),
+         {"tcpChallengeAcks": 1}, True),
     ]
     for name, frame, rises, acked in cases:
         before = await t.counters()
