@@ -29,8 +29,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, Timer
 
 import runner
+from seqspace import M, le, lt, wrap
 
-M = 1 << 32
 N_VECTORS = 4000
 ESTABLISHED, N_STATES = 3, 11
 F_FIN, F_SYN, F_RST, F_PSH, F_ACK = 1, 2, 4, 8, 16
@@ -40,18 +40,6 @@ HOT = [("state", 4), ("snd_una", 32), ("snd_nxt", 32), ("snd_max", 32), ("snd_wl
        ("dack_on", 1), ("dack_at", 32), ("dack_one", 1), ("dack_defers", 3), ("fin_rcvd", 1),
        ("fin_sent", 1), ("close_req", 1), ("in_sendq", 1), ("ended", 1), ("end_told", 1), ("orderly", 1),
        ("ooo0_on", 1), ("ooo0_lo", 32)]
-
-
-def wrap(x):
-    return x % M
-
-
-def lt(a, b):
-    return wrap(a - b) >= 1 << 31
-
-
-def le(a, b):
-    return a == b or lt(a, b)
 
 
 def reference(ev, r, seg, now, delack):

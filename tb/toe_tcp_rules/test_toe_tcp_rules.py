@@ -11,21 +11,9 @@ import cocotb
 from cocotb.triggers import Timer
 
 import runner
+from seqspace import M, le, lt, wrap
 
-M = 1 << 32
 N_RANDOM = 3000
-
-
-def wrap(x):
-    return x % M
-
-
-def lt(a, b):
-    return wrap(a - b) >= 1 << 31
-
-
-def le(a, b):
-    return a == b or lt(a, b)
 
 
 async def settle():
