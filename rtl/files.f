@@ -32,6 +32,7 @@ rtl/net/toe_ip_tx.sv
 rtl/tcp/toe_tcp_pkg.sv
 rtl/tcp/toe_tcp_rules_pkg.sv
 rtl/tcp/toe_tcp_sess_pkg.sv
+rtl/tcp/toe_tcp_step_pkg.sv
 rtl/tcp/toe_tcp_rx_options.sv
 rtl/tcp/toe_tcp_rx_parse.sv
 rtl/tcp/toe_tcp_session_table.sv
@@ -47,6 +48,7 @@ rtl/tcp/toe_tcp_rx_read.sv
 rtl/tcp/toe_tcp_tx_req.sv
 rtl/tcp/toe_tcp_notif_coalesce.sv
 rtl/tcp/toe_tcp_fast_path.sv
+rtl/tcp/toe_tcp_slow_path.sv
 rtl/tcp/toe_tcp_core.sv
 rtl/tcp/toe_tcp.sv
 rtl/app/toe_app_udp_echo.sv

@@ -23,7 +23,8 @@
 //     while the next event is picked;
 //   slow path (6 cycles, 7 when it may send data or a FIN; +3 for an open's table
 //     request and +18 for its SipHash ISN; a passive open's ISN is hashed ahead by
-//     toe_tcp_seg_lookup and waited for in ST_PRE2 only if not done): the pre stage (ST_PRE)
+//     toe_tcp_seg_lookup and waited for in ST_PRE2 only if not done; its four stages are
+//     toe_tcp_slow_path's, this sequencer runs them): the pre stage (ST_PRE)
 //     computes every compare and sum of record, segment and engine values for each
 //     case the step may take; the second pre stage (ST_PRE2) places the payload among
 //     the out-of-order intervals and decides a segment's case (seg_plan_of: which
@@ -63,6 +64,7 @@ module toe_tcp_core
   import toe_tcp_pkg::*;
   import toe_tcp_rules_pkg::*;
   import toe_tcp_sess_pkg::*;
+  import toe_tcp_step_pkg::*;
 #(
   parameter int unsigned MAX_SESSIONS = 1024,
   parameter int unsigned RING_BYTES   = 65536
@@ -221,15 +223,7 @@ module toe_tcp_core
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
   localparam logic [31:0] RING = 32'(RING_BYTES);
   localparam logic [31:0] MAX_WIN = RING_BYTES > 65535 ? 32'd65535 : 32'(RING_BYTES);
-  // delayed-ACK times an ACK may wait beyond the first for the session's data in the send
-  // queue (which carries it): at most (1 + DACK_DEFERS) x cfg_delack_us in all
-  localparam logic [2:0] DACK_DEFERS = 3'd7;
 
-  // The end of a connection that never got established: the app that opened it is told
-  // FAILED (also after a simultaneous open, via SYN-RCVD); a passive one was never announced.
-  function automatic logic [2:0] open_fail_tag(input sess_t x);
-    return x.active ? 3'(NOTIF_FAILED) : RING_TAG_NONE;
-  endfunction
 
   // the core's sequencer (below)
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_OPEN_READ, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
@@ -449,11 +443,6 @@ module toe_tcp_core
   end
 
   // ---------------- event selection ----------------
-  typedef enum logic [3:0] {
-    EV_RD_WAKE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
-    EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
-  } event_e;
-  localparam int unsigned N_EV = 9;
   event_e ev_reg;
   logic [SW:0] init_reg;
   logic new_reg, found_reg, listening_reg, capped_reg;
@@ -660,8 +649,6 @@ module toe_tcp_core
   sess_t s;
   tcp_seg_t g;
   assign s = rd_sess;
-  rtt_t s_rtt;   // the record's RTT estimator (toe_tcp_rules_pkg::rtt_sample)
-  assign s_rtt = '{srtt8: s.srtt8, rttvar4: s.rttvar4, rto: s.rto};
   assign g = seg_reg;
   // The engines' fields are read with the record, in the cycle after the pick (ST_PRE):
   // RX_DONE (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and
@@ -691,51 +678,7 @@ module toe_tcp_core
   wire found_now = found_reg && (!tuple_check_reg || (tuple_written_reg ? tuple_ok_written_reg
                                                                         : tuple_ok_held_reg));
 
-  // What to send, decided during the step and built at its end (with the final window).
-  typedef enum logic [2:0] {SEND_NONE, SEND_ACK, SEND_DATA, SEND_SYN, SEND_SYNACK, SEND_FIN, SEND_RST, SEND_PROBE} send_e;
-  // the counters an event step moves
-  typedef struct packed {
-    logic active, passive, fail, estab_rst, rst, retrans, wdrop, chall, badflags, apperr, mss_clamp, half_open, ooo;
-  } step_count_t;
-  // An event step's result: the record and every output
-  typedef struct packed {
-    sess_t         ns;             // the record after it
-    send_e         send;           // the segment it chose (or none)
-    logic [31:0]   send_seq, rst_ack;
-    logic          rst_with_ack;
-    logic          rst_to_seg;     // the RST goes to the segment's tuple, not the record's
-    logic          do_notif;       // a notification, of this kind and length
-    tcp_notif_kind_e notif_kind;
-    logic [15:0]   notif_length;
-    logic          do_rxw, do_rxw2; // RX writer jobs (the second: the end marker after payload)
-    tcp_ring_job_t rxw;
-    logic          do_steer, steer_accept;   // the segment's payload verdict
-    logic          do_openrsp, open_ok;      // the answer to an app's open
-    logic          do_dbg;
-    step_count_t   count;
-    // what it leaves to the send step (post stage)
-    logic          try_send;       // data or a FIN may go
-    logic          sws_override;   // the SWS override timer fired: send what fits
-    logic          ack_now;        // an ACK is due (unless another segment goes)
-    logic          ack_second;     // the ACK of a second full-sized segment is due: it rides on
-                                   // the session's data when that waits in the send queue
-    logic          heard;          // an acceptable ACK: restarts the keepalive timer
-    // what its kind's step leaves to the tail
-    logic          end_marker;     // the connection ends in this step: queue the final marker
-    logic [2:0]    end_tag;        // the notification the marker gives
-    logic          peer_fin;       // the end marker tells the peer's FIN (the receive side ends only)
-    logic          gave_up;        // a timer gave up: abort
-    logic          una_from_ack;   // SND.UNA becomes SEG.ACK
-    logic          rtt_take;       // an RTT sample: SRTT, RTTVAR and RTO from the estimator (rtt_reg)
-    logic          rto_sampled;    // the retransmission timer restarts now with that RTO
-    logic          rx_init;        // the step makes a new connection's RX_DONE, RX_REQ and RX_READ
-    logic [31:0]   rx_first;       // its first sequence number
-    logic          tx_init;        // the step makes a new connection's TX_APP (ISN + 1)
-    logic          tx_clear_want;  // the step gave NOTIF_TX_SPACE for the TX_WANT it read
-  } step_t;
-  step_t step_c;     // the slow step of the event's kind (ST_EXEC)
-  step_t step_reg;   // kept for ST_TAIL
-  step_t step;       // the event's outputs (ST_TAIL, or the fast path's in ST_PRE)
+  step_t step;       // the event's outputs (ST_TAIL: the slow path's tail; the fast path's in ST_PRE)
   // the segment the send step sends (the event step's or data/FIN), its sequence number, length
   send_e send_post;
   logic [31:0] seq_post;
@@ -781,59 +724,8 @@ module toe_tcp_core
   function automatic logic edge_moves_of(input sess_t x, input logic [31:0] rd, was_rcv_nxt);
     return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, edge_dup(x, was_rcv_nxt), RING, MAX_WIN);
   endfunction
-  // a read opened the window by a step: the edge moves (RCV.NXT unchanged, so a hole's
-  // duplicate ACK is what keeps it)
-  // the window an edge gives, pos(edge - RCV.NXT), is below half the ring: the sign of one
-  // sum in ring width (a negative window is below it too; the window, its clamp and a
-  // compare were two carry chains in series: 3.82 ns into the pre stage at 512 bits, stop
-  // 52, and 3.40 ns into the read engine's wake bit, stop 54)
-  function automatic logic wnd_below_half(input logic [31:0] edge_seq, rcv_nxt);
-    return neg_in_ring(32'(1) - (RING >> 1) + edge_seq + ~rcv_nxt, RING);
-  endfunction
-  function automatic logic read_moves_edge(input sess_t x, input logic [31:0] rd);
-    return adv_edge_moves(x.rcv_adv, x.rcv_nxt, rd, x.mss, x.ooo[0].on, RING, MAX_WIN);
-  endfunction
 
-  // which of the session's timers a due deadline is (the timer event's step, in this order)
-  typedef enum logic [2:0] {
-    TMR_TIME_WAIT,   // TIME-WAIT ends
-    TMR_PERSIST,     // the peer's window is closed: probe it
-    TMR_OVERRIDE,    // data held back by sender SWS avoidance, nothing in flight: send it
-    TMR_IDLE,        // nothing in flight: FIN-WAIT-2 timeout, keepalive, or none
-    TMR_RETRANS      // retransmission (or SYN, SYN-ACK)
-  } tmr_case_e;
-  // the slow path's pre stage (below): every compare and sum its step uses, kept in pre_reg
-  typedef struct packed {
-    logic        found, no_conn;       // the event's session (for a segment: its tuple's); none or closed
-    logic        payload;              // the segment carries data
-    logic [31:0] seglen, wnd;          // SEG.LEN with SYN and FIN; RCV.WND as advertised
-    ack_kind_e   ack_kind;
-    logic        acceptable, syn_in_window, syn_repeated, at_rcv_nxt, ack_not_max, ack_past_nxt,
-                 una_is_max, wnd_ok, wnd_grows, fin_acked;
-    logic        sample;               // the ACK covers the timed segment
-    logic [31:0] rtt_r;                // the RTT sample: s.rtt_t0 .. now, at least 1
-    logic [31:0] at_rto;               // now + RTO (before a sample)
-    logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
-    mss_t        peer;                 // the peer's MSS option, clamped (peer_mss)
-    logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
-    reasm_rel_t  reasm_cmp;            // reasm_place's compares (reasm_cmp: relations not derived)
-    logic        in_order, ooo_ahead, fin_at_nxt;
-    logic        past_adv;             // the segment ends past the window
-    logic        seg_short;            // SEG.LEN < MSS
-    logic        ooo0_at_end;          // interval 0 ends at the segment's end
-    logic        rd_wake_ack;          // a read opened the window by a step (EV_RD_WAKE)
-    logic        tmr_due, dack_due, retry_max, retry_give_up, probes_max, data_waiting, wants_window;
-    logic        tmr_fires, dack_fires;  // a live session's timer / delayed ACK is due
-    tmr_case_e   tmr_case;             // which timer it is
-    logic        idle_fw2, idle_keepalive;  // the idle timer is FIN-WAIT-2's timeout / keepalive
-    logic [31:0] rto_backoff, at_rto_backoff;
-    logic        space_una, space_ack; // TX_WANT fits the TX ring with SND.UNA as read / SEG.ACK
-    logic [31:0] free_una, free_ack;
-    logic        rx_quiet, read_all;
-    logic        rx_readable, tx_app_fixed;
-    logic [31:0] rx_read, tx_app;
-    logic [16:0] tx_want;
-  } pre_t;
+  // the slow path's pre stage (toe_tcp_slow_path): every compare and sum its step uses
   pre_t pre, pre_reg;
   // the step writes the session back (not for segments and opens that found none; the
   // fast path's always found it)
@@ -862,758 +754,43 @@ module toe_tcp_core
     .fast, .next(fs), .ack_now(fast_ack_now), .ack_second(fast_ack_second)
   );
 
-  // ---------------- slow path: the pre stage ----------------
-  // The slow path's event step takes four cycles. In the first (ST_PRE, beside the fast
-  // path) every rule that compares or adds fields of the record, the segment and the
-  // engines' values is computed at once, for each case the step may take, and kept in
-  // pre_reg; in the second (ST_PRE2) the payload's place among the out-of-order intervals
-  // (place_reg) and a segment's case (plan_reg); in the third (ST_EXEC) the step of the
-  // event's kind chooses among them; in the fourth (ST_TAIL) the rules all kinds share finish it. The record and the segment
-  // are the same in all four (a finish in between writes another session's); pre_reg is
-  // taken again in each (the engines' values move) but holds in ST_TAIL, so that those the
-  // tail uses are the ones it passes on.
-  wire seg_past_adv = seq_lt(s.rcv_adv, seg_end_reg);   // the segment ends past the window
-  always_comb begin
-    logic [31:0] tx_app_p, rx_read_p, wnd_diff;
-    tx_app_p = txreq_rd_tx_app;
-    rx_read_p = rxread_rd_rx_read;
-    pre.found = found_now;
-    pre.no_conn = !found_now || s.state == FREE || s.state == CLOSED;
-    pre.payload = g.length != '0;
-    pre.seglen = 32'(g.length) + 32'(g.flags[F_SYN]) + 32'(g.flags[F_FIN]);
-    // RCV.WND's compares are made against its right edge (seq_in_window), not the difference
-    wnd_diff = s.rcv_adv - s.rcv_nxt;
-    pre.wnd = pos(wnd_diff);
-    pre.ack_kind = ack_check(g.ack, s.snd_una, s.snd_max, s.max_sndwnd);
-    pre.acceptable = seg_acceptable(g.seq, seg_last_reg, g.length == '0 && !g.flags[F_SYN] && !g.flags[F_FIN],
-                                    s.rcv_nxt, s.rcv_adv);
-    pre.syn_in_window = seq_in_window(g.seq, s.rcv_nxt, s.rcv_adv);
-    pre.syn_repeated = g.seq + 1 == s.rcv_nxt;
-    pre.at_rcv_nxt = g.seq == s.rcv_nxt;
-    pre.ack_not_max = g.ack != s.snd_max;
-    pre.ack_past_nxt = seq_lt(s.snd_nxt, g.ack);
-    pre.una_is_max = s.snd_una == s.snd_max;
-    pre.wnd_ok = wnd_update_ok(s.snd_una, s.snd_wl1, s.snd_wl2, g.seq, g.ack);
-    pre.wnd_grows = g.window > s.max_sndwnd;
-    // SND.UNA after the ACK: SEG.ACK when it acknowledges new data
-    pre.fin_acked = s.fin_sent && (pre.ack_kind == ACK_NEW ? !pre.ack_not_max : pre.una_is_max);
-    pre.sample = s.rtt_on && seq_lt(s.rtt_seq, g.ack);
-    pre.rtt_r = rtt_sample_us(now_us, s.rtt_t0);
-    pre.at_rto = now_us + s.rto;
-    pre.syn_take = umin(32'(g.length), MAX_WIN);
-    pre.peer = peer_mss(g.mss, cfg_mss, cfg_mss_min);
-    pre.reasm_hi = seg_past_adv ? s.rcv_adv : seg_end_reg;
-    // reasm_place's compares, for either end the segment can have (both at once, then the
-    // one reasm_hi takes), so no compare waits for reasm_hi
-    pre.reasm_cmp = seg_past_adv ? reasm_cmp(s.ooo, s.rcv_nxt, g.seq, s.rcv_adv)
-                                 : reasm_cmp(s.ooo, s.rcv_nxt, g.seq, seg_end_reg);
-    pre.in_order = seq_le(g.seq, s.rcv_nxt) && seq_lt(s.rcv_nxt, seg_end_reg) && !wnd_diff[31] &&
-                   s.rcv_adv != s.rcv_nxt;
-    pre.ooo_ahead = !g.flags[F_FIN] && seq_lt(s.rcv_nxt, g.seq) && seq_in_window(g.seq, s.rcv_nxt, s.rcv_adv);
-    pre.fin_at_nxt = seg_end_reg == s.rcv_nxt;
-    pre.past_adv = seg_past_adv;
-    pre.seg_short = g.length < s.mss;
-    pre.ooo0_at_end = s.ooo[0].hi == seg_end_reg;
-    // RCV.WND < ring/2 (wnd_below_half)
-    pre.rd_wake_ack = wnd_below_half(s.rcv_adv, s.rcv_nxt) &&
-                      read_moves_edge(s, rx_read_p);
-    pre.tmr_due = seq_le(s.tmr_at, now_us);
-    pre.dack_due = seq_le(s.dack_at, now_us);
-    pre.retry_max = s.retries >= cfg_max_retries;
-    pre.retry_give_up = s.retries >= (s.state == SYN_RCVD ? cfg_synrcvd_retries : cfg_max_retries);
-    pre.probes_max = s.retries >= cfg_keepalive_probes;
-    pre.data_waiting = data_waiting(s);
-    pre.wants_window = wants_window(s);
-    // the doubled RTO within rto_max (RFC 6298 5.5), and its deadline: both deadlines side
-    // by side, chosen by the compare (the sum behind the choice was a chain in series)
-    pre.rto_backoff = s.rto << 1 < cfg_rto_max_us ? s.rto << 1 : cfg_rto_max_us;
-    pre.at_rto_backoff = s.rto << 1 < cfg_rto_max_us ? now_us + (s.rto << 1) : now_us + cfg_rto_max_us;
-    // the free TX space and TX_WANT's fit (toe_tcp_pkg::tx_ring_free / tx_ring_fits, the
-    // request engine's rule), with SND.UNA and with SEG.ACK, which is used when it is new
-    // (then SND.UNA < SEG.ACK <= SND.MAX <= TX_APP + 1)
-    pre.free_una = tx_ring_free(s.snd_una, tx_app_p, RING);
-    pre.free_ack = tx_ring_free(g.ack, tx_app_p, RING);
-    pre.space_una = tx_ring_fits(s.snd_una, tx_app_p, 32'(tx_want), RING);
-    pre.space_ack = tx_ring_fits(g.ack, tx_app_p, 32'(tx_want), RING);
-    pre.rx_quiet = rx_read_p == rxread_rd_rx_req;
-    pre.read_all = rx_read_p == rxd_rd_rx_done;
-    pre.rx_readable = rxread_rd_readable;
-    pre.tx_app_fixed = !txreq_rd_sendable;
-    pre.rx_read = rx_read_p;
-    pre.tx_app = tx_app_p;
-    pre.tx_want = tx_want;
-    // the timer event's case, decided here on the record so that the step reads one
-    // registered choice (its chain of state compares was 13-15 LUT levels into step_reg)
-    pre.tmr_fires = s.state != FREE && s.state != CLOSED && s.tmr_on && pre.tmr_due;
-    pre.dack_fires = s.state != FREE && s.state != CLOSED && s.dack_on && pre.dack_due;
-    pre.tmr_case = s.state == TIME_WAIT ? TMR_TIME_WAIT :
-                   s.snd_wnd == '0 && s.state != SYN_SENT && s.state != SYN_RCVD &&
-                   (!pre.una_is_max || pre.wants_window) ? TMR_PERSIST :
-                   pre.una_is_max && pre.data_waiting ? TMR_OVERRIDE :
-                   pre.una_is_max ? TMR_IDLE : TMR_RETRANS;
-    pre.idle_fw2 = s.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0;
-    pre.idle_keepalive = is_estab(s.state) && cfg_keepalive_idle_us != '0;
-  end
-  always_ff @(posedge clk) if (state_reg != ST_TAIL) pre_reg <= pre;
-  // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
-  // out-of-order intervals (reasm_place: its compares in the pre stage, reasm_cmp; the
-  // relations on them and the choice here, reasm_derive and reasm_merge) and what follows
-  // from it. ack_at_once and
-  // fin_at_reasm hold for an in-order segment (pre.in_order), the only case that reads
-  // them, and are taken from the pre stage's bits, not from the run's ends: in order the
-  // run starts at RCV.NXT and is not empty, and every stored interval lies past RCV.NXT. So
-  // the segment is taken whole (take = SEG.LEN, nothing joined) exactly when it starts at
-  // RCV.NXT, ends inside the window and no interval starts at or before its end (rel.right:
-  // one that starts before the end stops the run, one that starts at it joins); and
-  // RCV.NXT then ends at the segment's end exactly when interval 0 does (one joined) or
-  // the window does not cut it (none joined).
-  typedef struct packed {
-    reasm_t      reasm;
-    logic        ack_at_once;          // in order: not taken whole, or shorter than MSS
-    logic        ooo_store;
-    logic        fin_at_reasm;         // in order: RCV.NXT after the segment is its end
-  } place_t;
-  place_t place, place_reg;
-  always_comb begin
-    reasm_rel_t rel;
-    rel = reasm_derive(pre_reg.reasm_cmp);
-    place.reasm = reasm_merge(rel, s.ooo, s.rcv_nxt, g.seq, pre_reg.reasm_hi);
-    place.ack_at_once = !pre_reg.at_rcv_nxt || pre_reg.past_adv || rel.right != '0 || pre_reg.seg_short;
-    place.ooo_store = pre_reg.ooo_ahead && place.reasm.store;
-    place.fin_at_reasm = rel.right != '0 ? pre_reg.ooo0_at_end : !pre_reg.past_adv;
-  end
-  always_ff @(posedge clk) if (state_reg == ST_PRE2) place_reg <= place;
+  // ---------------- slow path (toe_tcp_slow_path) ----------------
+  // Every other event, and every rule: its pre stage runs in ST_PRE beside the fast path,
+  // then ST_PRE2, the step (ST_EXEC) and the tail (ST_TAIL), whose result (slow_tail) is
+  // the event's record and outputs. The record and the segment stay the same through the
+  // four (the finish in between writes another session's).
+  step_t slow_step;         // the step of the event's kind, kept in ST_EXEC (the size step reads it)
+  step_t slow_tail;         // the tail's result, in ST_TAIL
+  toe_tcp_slow_path #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_slow (
+    .clk, .rst,
+    .at_pre(state_reg == ST_PRE), .at_pre2(state_reg == ST_PRE2), .at_exec(state_reg == ST_EXEC),
+    .at_tail(state_reg == ST_TAIL),
+    .ev(ev_reg), .sid(sid_reg), .seg(g), .seg_end(seg_end_reg), .seg_last(seg_last_reg), .found(found_now),
+    .new_sess(new_reg), .listening(listening_reg), .capped(capped_reg), .open_req(open_reg),
+    .open_lport(tab_lport_reg), .close_rst(close_reg.send_rst), .isn,
+    .rec(s), .tx_app(txreq_rd_tx_app), .tx_want, .sendable(txreq_rd_sendable), .rx_read(rxread_rd_rx_read),
+    .rx_req(rxread_rd_rx_req), .readable(rxread_rd_readable), .rx_done(rxd_rd_rx_done), .now_us,
+    .cfg('{mem_base: cfg_mem_base, mss: cfg_mss, mss_min: cfg_mss_min, fin_wait_2_us: cfg_fin_wait_2_us,
+           keepalive_idle_us: cfg_keepalive_idle_us, keepalive_intvl_us: cfg_keepalive_intvl_us,
+           keepalive_probes: cfg_keepalive_probes, rto_init_us: cfg_rto_init_us, rto_min_us: cfg_rto_min_us,
+           rto_max_us: cfg_rto_max_us, max_retries: cfg_max_retries, synrcvd_retries: cfg_synrcvd_retries,
+           delack_us: cfg_delack_us, time_wait_us: cfg_time_wait_us, drop_synfin: cfg_drop_synfin,
+           rfc5961_rst: cfg_rfc5961_rst, rfc5961_syn: cfg_rfc5961_syn}),
+    .pre, .pre_reg, .step_kept(slow_step), .step_tail(slow_tail)
+  );
   // the engines' values the executing event uses (the post stage passes them on)
   wire [31:0] ev_rx_read = state_reg == ST_PRE ? rxread_rd_rx_read : pre_reg.rx_read;
   wire [31:0] ev_tx_app = state_reg == ST_PRE ? txreq_rd_tx_app : pre_reg.tx_app;
   wire [16:0] ev_tx_want = state_reg == ST_PRE ? tx_want : pre_reg.tx_want;
   wire ev_tx_app_fixed = state_reg == ST_PRE ? !txreq_rd_sendable : pre_reg.tx_app_fixed;
 
-  // ---------------- slow path: the event step (ST_EXEC) and its tail (ST_TAIL) ----------------
-  // The step of an event's own kind runs in ST_EXEC on the pre stage's compares and is kept
-  // in step_reg; the rules every kind shares (a timer that gave up, NOTIF_TX_SPACE, the end
-  // of the connection, where an RST goes) run on it in ST_TAIL, whose outputs go to the
-  // queues and the post stage. The fast path's event gives its own outputs in ST_PRE.
-  // every output's value when the step does not set it
-  step_t step_init;
+  // The event's outputs: the slow path's tail in ST_TAIL; or the fast path's event in ST_PRE
+  // (its record and every output of its step)
   always_comb begin
-    step_init = '0;
-    step_init.ns = s;
-    step_init.send = SEND_NONE;
-    // ACKs and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's
-    // RCV.NXT, and the peer would drop them as old segments
-    step_init.send_seq = s.snd_max;
-    step_init.notif_kind = NOTIF_DATA;
-    step_init.rxw = '{session: SID_W'(sid_reg), tag: 3'd0,
-                      base: ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES),
-                      offset: g.seq, length: '0, skip: '0, reassembled: '0};
-    step_init.end_tag = RING_TAG_NONE;
-    step_init.rx_first = g.seq + 1;
-  end
-
-  // The peer's SYN taken (a passive open, or the SYN an active open gets): the receive side
-  // starts after it, with the peer's MSS (clamped) and the full window advertised
-  function automatic step_t peer_syn_taken(input step_t x);
-    step_t y = x;
-    y.ns.rcv_nxt = g.seq + 1;
-    y.rx_init = 1'b1;
-    y.rx_first = g.seq + 1;
-    y.ns.rcv_adv = g.seq + 1 + MAX_WIN;
-    y.ns.mss = pre_reg.peer.mss;
-    y.count.mss_clamp = pre_reg.peer.clamped;
-    return y;
-  endfunction
-  // TIME-WAIT begins (our FIN acknowledged after the peer's, or the peer's after ours): its
-  // timer runs, and the end marker tells the app CLOSED
-  function automatic step_t time_wait_begins(input step_t x);
-    step_t y = x;
-    y.ns.state = TIME_WAIT;
-    y.ns.tmr_on = 1'b1;
-    y.ns.tmr_at = now_us + cfg_time_wait_us;
-    y.rto_sampled = 1'b0;
-    y.end_marker = 1'b1;
-    y.end_tag = 3'(NOTIF_CLOSED);
-    return y;
-  endfunction
-  // The record's state as the slow step and the tail read it: kept in ST_PRE2 (the record
-  // stays through ST_TAIL), so their many state compares start at a flip-flop, not behind
-  // the record read's forward (the fast path, in ST_PRE, does not read it)
-  tcp_state_e exec_state_reg;
-  always_ff @(posedge clk) if (state_reg == ST_PRE2) exec_state_reg <= s.state;
-  // The case a received segment's step takes (RFC 9293 3.10.7) and, for the ACK of a
-  // synchronized segment (SEG_ACK), the state after it and whether its payload and FIN are
-  // taken: decided in ST_PRE2 on the record's state and pre_reg, and kept, so that the step
-  // in ST_EXEC reads registered choices instead of a chain of compares (the chain was 12
-  // LUT levels into step_reg at 512 bits, stop 44). pre_reg's values in ST_PRE2 (from
-  // ST_PRE) are those of ST_EXEC for every field read here: they are functions of the
-  // record and the segment, which stay (SVA below).
-  typedef enum logic [3:0] {
-    SEG_NEW,            // a SYN to a listened port, new session: passive open
-    SEG_LISTEN,         // no session, port listened (RFC 9293 3.10.7.2)
-    SEG_NO_CONN,        // no session, port not listened (3.10.7.1)
-    SEG_SYN_FIN,        // SYN-SENT: a SYN+FIN, dropped (cfg_drop_synfin)
-    SEG_SYN_SENT,       // SYN-SENT (3.10.7.3)
-    SEG_SYN_REPEATED,   // SYN-RCVD: the peer repeats its SYN (our SYN-ACK was lost)
-    SEG_UNACCEPTABLE,   // synchronized: not acceptable
-    SEG_RST,            // synchronized: acceptable, RST
-    SEG_SYN_RESET,      // synchronized: an in-window SYN resets (RFC 793, !cfg_rfc5961_syn)
-    SEG_SYN_CHALLENGE,  // synchronized: a SYN gets a challenge ACK (RFC 5961 4.2)
-    SEG_NO_ACK,         // synchronized: neither RST, SYN nor ACK, dropped
-    SEG_ACK             // synchronized: the ACK, payload and FIN (step_ack)
-  } seg_case_e;
-  // the answer to an ACK that is not taken (RFC 9293 3.10.7.4)
-  typedef enum logic [1:0] {
-    ACK_TAKEN,          // taken
-    ACK_REFUSED_RST,    // SYN-RCVD: not a new ACK, reset
-    ACK_REFUSED_ACK     // it acknowledges something never sent, or is older than SND.UNA -
-                        // MAX.SND.WND (RFC 5961 5.2): an ACK, the segment dropped
-  } ack_answer_e;
-  typedef struct packed {
-    seg_case_e   seg_case;
-    ack_answer_e ack_answer;
-    tcp_state_e  st_ack;    // a synchronized state after the ACK of a segment that goes on
-    logic        goes_on;   // the ACK does not end the step: payload and FIN are taken
-  } seg_plan_t;
-  function automatic seg_plan_t seg_plan_of(input tcp_state_e st, input pre_t p);
-    seg_plan_t y;
-    y.seg_case = new_reg ? SEG_NEW :
-                 p.no_conn && listening_reg ? SEG_LISTEN :
-                 p.no_conn ? SEG_NO_CONN :
-                 st == SYN_SENT && g.flags[F_SYN] && g.flags[F_FIN] && cfg_drop_synfin ? SEG_SYN_FIN :
-                 st == SYN_SENT ? SEG_SYN_SENT :
-                 st == SYN_RCVD && g.flags[F_SYN] && !g.flags[F_ACK] && p.syn_repeated ? SEG_SYN_REPEATED :
-                 !p.acceptable ? SEG_UNACCEPTABLE :
-                 g.flags[F_RST] ? SEG_RST :
-                 g.flags[F_SYN] && !cfg_rfc5961_syn && st != SYN_RCVD && p.syn_in_window ? SEG_SYN_RESET :
-                 g.flags[F_SYN] ? SEG_SYN_CHALLENGE :
-                 !g.flags[F_ACK] ? SEG_NO_ACK : SEG_ACK;
-    // the state after an acceptable ACK (RFC 9293 3.10.7.4; SYN-RCVD: a new one, else the
-    // RST below)
-    y.st_ack = st;
-    unique case (st)
-      SYN_RCVD: y.st_ack = ESTABLISHED;
-      FIN_WAIT_1: if (p.fin_acked) y.st_ack = FIN_WAIT_2;
-      CLOSING: if (p.fin_acked) y.st_ack = TIME_WAIT;
-      LAST_ACK: if (p.fin_acked) y.st_ack = CLOSED;
-      default: ;
-    endcase
-    y.ack_answer = st == SYN_RCVD && p.ack_kind != ACK_NEW ? ACK_REFUSED_RST :
-                   p.ack_kind == ACK_UNSENT || p.ack_kind == ACK_TOO_OLD ? ACK_REFUSED_ACK : ACK_TAKEN;
-    // the ACK ends the step: it is refused, LAST-ACK's FIN is acknowledged (closed), a FIN
-    // in TIME-WAIT (ACK, the timer restarts)
-    y.goes_on = y.ack_answer == ACK_TAKEN && !(st == LAST_ACK && p.fin_acked) && !(st == TIME_WAIT && g.flags[F_FIN]);
-    return y;
-  endfunction
-  seg_plan_t plan_reg;
-  always_ff @(posedge clk) if (state_reg == ST_PRE2) plan_reg <= seg_plan_of(s.state, pre_reg);
-  // The ACK of a segment in a synchronized state (and SYN-RCVD) that is acceptable, has ACK
-  // and neither RST nor SYN (RFC 9293 3.10.7.4 from the ACK field on): the ACK, the payload
-  // and the FIN. It is computed apart from the step's other cases, which choose it
-  // (ack_path), so that its rules are not behind theirs.
-  step_t step_ack;
-  always_comb begin
-    reasm_t reasm;
-    logic fin_acked;
-    tcp_state_e st_ack;      // a synchronized state after the ACK of a segment that goes on
-    logic goes_on;           // the ACK does not end the step: payload and FIN are taken
-    logic took;              // in-order payload taken: RCV.NXT moved to reasm.rcv_nxt
-    dack_t dack;
-    ack_kind_e ack_kind;
-    step_t r;
-    r = step_init;
-    r.do_steer = 1'b1;
-    reasm = place_reg.reasm;
-    took = 1'b0;
-    dack = '0;
-    fin_acked = 1'b0;
-    ack_kind = pre_reg.ack_kind;
-    // the state after an acceptable ACK (seg_plan_of): the ACK step sets it, the payload
-    // and FIN steps start from it, when the ACK goes on to them
-    st_ack = plan_reg.st_ack;
-    goes_on = plan_reg.goes_on;
-    // ---- ACK ---- (the state after it is st_ack; the cases below read the state before it)
-    if (exec_state_reg == SYN_RCVD && ack_kind == ACK_NEW) begin
-      r.do_notif = 1'b1;
-      r.notif_kind = NOTIF_NEW;
-    end
-    if (plan_reg.ack_answer == ACK_REFUSED_RST) begin
-      r.send = SEND_RST;
-      r.send_seq = g.ack;
-    end
-    if (plan_reg.ack_answer == ACK_REFUSED_ACK) begin
-      r.send = SEND_ACK;
-      // an ACK below SND.UNA - MAX.SND.WND gets RFC 5961's challenge ACK (counted as one)
-      if (ack_kind == ACK_TOO_OLD) r.count.chall = 1'b1;
-      else r.count.wdrop = 1'b1;
-    end
-    if (plan_reg.ack_answer == ACK_TAKEN) begin
-      r.ns = take_ack(r.ns, g, ack_kind == ACK_NEW, !pre_reg.ack_not_max, pre_reg.ack_past_nxt, pre_reg.wnd_ok,
-                    pre_reg.wnd_grows, pre_reg.at_rto);
-      if (ack_kind == ACK_NEW) begin
-        r.una_from_ack = 1'b1;
-        if (pre_reg.sample) begin   // RFC 6298 estimator (Karn: one timed segment)
-          r.rtt_take = 1'b1;
-          r.rto_sampled = 1'b1;     // the timer restarts with the new RTO
-          r.ns.rtt_on = 1'b0;
-        end
-      end
-      // an answer to a window or keepalive probe: the peer is alive
-      r.heard = 1'b1;
-      if (s.snd_wnd == '0 || pre_reg.una_is_max) r.ns.retries = '0;
-      fin_acked = pre_reg.fin_acked;
-      if (fin_acked) r.ns.tmr_on = 1'b0;
-      r.ns.state = st_ack;
-      unique case (exec_state_reg)
-        CLOSING: if (fin_acked) r = time_wait_begins(r);
-        LAST_ACK: if (fin_acked) begin   // closed: the step ends (goes_on is 0)
-          r.end_marker = 1'b1;
-          r.end_tag = 3'(NOTIF_CLOSED);
-        end
-        TIME_WAIT: if (g.flags[F_FIN]) begin   // the step ends (goes_on is 0)
-          r.ns.tmr_at = now_us + cfg_time_wait_us;
-          r.rto_sampled = 1'b0;
-          r.send = SEND_ACK;
-        end
-        default: ;
-      endcase
-    end
-    // ---- payload ----
-    if (goes_on && pre_reg.payload) begin
-      if (st_ack == ESTABLISHED || st_ack == FIN_WAIT_1 || st_ack == FIN_WAIT_2) begin
-        // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
-        // fits the window (the ring writer drops the head and cuts the tail); what
-        // is new and where it goes, also ahead of RCV.NXT, is reasm_place
-        r.rxw.offset = reasm.lo;
-        // (the bytes before the new part and the new bytes, from the registered ends: as
-        // differences of the place stage's choices they were its deepest path, 12 LUT levels
-        // at stop 48)
-        r.rxw.skip = 16'(reasm.lo - g.seq);
-        r.rxw.length = 17'(reasm.hi - reasm.lo);
-        if (pre_reg.in_order) begin
-          // in order: stored up to the first stored interval it reaches, which then
-          // joins the stream with it (reassembled); ACK at once (RFC 5681 4.2)
-          r.steer_accept = 1'b1;
-          r.do_rxw = 1'b1;
-          r.rxw.reassembled = 16'(reasm.joined);
-          r.ns.rcv_nxt = reasm.rcv_nxt;
-          r.ns.ooo = reasm.set;
-          took = 1'b1;
-          dack = delayed_ack(r.ns, place_reg.ack_at_once, now_us, cfg_delack_us);
-          {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
-        end else begin
-          // ahead of RCV.NXT (acceptable, so inside the window): its new bytes are
-          // stored in place; a duplicate ACK tells the peer of the gap (RFC 5681
-          // 4.2). A duplicate, a FIN ahead, or a new interval farther than all the
-          // stored ones while they are all in use is dropped.
-          r.ack_now = 1'b1;
-          if (place_reg.ooo_store) begin
-            r.steer_accept = 1'b1;
-            r.do_rxw = 1'b1;
-            r.rxw.tag = RING_TAG_NONE;     // not in the stream yet: its completion tells nobody
-            r.ns.ooo = reasm.set;
-            r.count.ooo = 1'b1;
-          end else r.count.wdrop = 1'b1;
-        end
-      end
-    end
-    // ---- FIN ----
-    if (goes_on && g.flags[F_FIN] && (took ? place_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
-      r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
-      r.ns.fin_rcvd = 1'b1;
-      r.ack_now = 1'b1;
-      unique case (st_ack)
-        ESTABLISHED, FIN_WAIT_1: begin
-          r.ns.state = st_ack == ESTABLISHED ? CLOSE_WAIT : CLOSING;
-          r.end_marker = 1'b1;
-          r.end_tag = 3'(NOTIF_PEER_FIN);
-          r.peer_fin = 1'b1;
-        end
-        FIN_WAIT_2: r = time_wait_begins(r);
-        default: ;
-      endcase
-    end
-    if (goes_on) r.try_send = 1'b1;
-    step_ack = r;
-  end
-
-  // the step of the event's kind
-  always_comb begin
-    logic [31:0] seglen, take;
-    logic ack_path;          // the segment's step is step_ack
-    step_t r;                // the step's result
-    r = step_init;
-    seglen = pre_reg.seglen;
-    take = '0;
-    ack_path = 1'b0;
-
-    unique case (ev_reg)
-      // ---- a received segment ----
-      EV_SEG: begin
-        r.do_steer = 1'b1;
-        unique case (plan_reg.seg_case)   // seg_plan_of
-          SEG_NEW: begin   // passive open: SYN to a listened port, new session
-            r.ns = '0;
-            r.ns.state = SYN_RCVD;
-            r.ns.remote_ip = g.remote_ip;
-            r.ns.remote_port = g.remote_port;
-            r.ns.local_port = g.local_port;
-            r.ns.snd_una = isn;
-            r.ns.snd_nxt = isn + 1;
-            r.ns.snd_max = isn + 1;
-            r.tx_init = 1'b1;
-            r.ns.tx_done = isn + 1;
-            r.ns.snd_wnd = g.window;
-            r.ns.max_sndwnd = g.window;
-            r.ns.snd_wl1 = g.seq;
-            r.ns.snd_wl2 = isn;
-            r = peer_syn_taken(r);
-            r.ns.rto = cfg_rto_init_us;
-            r.ns.tmr_on = 1'b1;
-            r.ns.tmr_at = now_us + cfg_rto_init_us;
-            r.send = SEND_SYNACK;
-            r.count.passive = 1'b1;
-          end
-          SEG_LISTEN: begin
-            // LISTEN (RFC 9293 3.10.7.2): an ACK is answered with <SEQ=SEG.ACK><CTL=RST>; an RST,
-            // a FIN/NULL/XMAS probe, a SYN+FIN (drop_synfin) and a SYN refused for want of a
-            // session (the peer retries) are dropped
-            if (g.flags[F_ACK] && !g.flags[F_RST]) begin
-              r.send = SEND_RST;
-              r.send_seq = g.ack;
-            end else if (g.flags[F_SYN] && g.flags[F_FIN]) r.count.badflags = 1'b1;
-            else if (capped_reg) r.count.half_open = 1'b1;
-          end
-          SEG_NO_CONN: begin
-            // no connection: RST unless it is one (RFC 9293 3.10.7.1)
-            if (!g.flags[F_RST]) begin
-              r.send = SEND_RST;
-              if (g.flags[F_ACK]) r.send_seq = g.ack;
-              else begin
-                r.send_seq = '0;
-                r.rst_ack = g.seq + seglen;
-                r.rst_with_ack = 1'b1;
-              end
-            end
-          end
-          SEG_SYN_FIN: r.count.badflags = 1'b1;
-          SEG_SYN_SENT: begin
-            if (g.flags[F_ACK] && pre_reg.ack_not_max) begin
-              if (!g.flags[F_RST]) begin
-                r.send = SEND_RST;
-                r.send_seq = g.ack;
-              end
-            end else if (g.flags[F_RST]) begin
-              if (g.flags[F_ACK]) begin
-                r.ns.state = CLOSED;
-                r.end_marker = 1'b1;
-                r.end_tag = 3'(NOTIF_FAILED);
-                r.count.fail = 1'b1;
-              end
-            end else if (g.flags[F_SYN]) begin
-              r = peer_syn_taken(r);
-              r.ns.snd_wnd = g.window;
-              r.ns.max_sndwnd = g.window;
-              r.ns.snd_wl1 = g.seq;
-              r.ns.snd_wl2 = g.ack;
-              if (g.flags[F_ACK]) begin
-                r.ns.snd_una = g.ack;
-                r.una_from_ack = 1'b1;
-                r.ns.state = ESTABLISHED;
-                r.ns.retries = '0;
-                r.ns.tmr_on = 1'b0;
-                if (s.rtt_on) begin
-                  r.rtt_take = 1'b1;
-                  r.ns.rtt_on = 1'b0;
-                end
-                r.do_notif = 1'b1;
-                r.notif_kind = NOTIF_NEW;
-                r.send = SEND_ACK;
-                // data on the SYN-ACK is taken, up to the window our SYN offered, and
-                // acknowledged with the SYN (RFC 9293 3.10.7.3)
-                if (pre_reg.payload) begin
-                  take = pre_reg.syn_take;
-                  r.steer_accept = 1'b1;
-                  r.do_rxw = 1'b1;
-                  r.rxw.offset = g.seq + 1;
-                  r.rxw.length = 17'(take);
-                  r.ns.rcv_nxt = g.seq + 1 + take;
-                end
-              end else begin
-                r.ns.state = SYN_RCVD;   // simultaneous open
-                r.send = SEND_SYNACK;
-              end
-            end
-          end
-          SEG_SYN_REPEATED: r.send = SEND_SYNACK;   // our SYN-ACK was lost: the peer repeats its SYN
-          // synchronized states (and SYN-RCVD): RFC 9293 3.10.7.4
-          SEG_UNACCEPTABLE: begin
-            r.count.wdrop = 1'b1;
-            if (!g.flags[F_RST]) r.send = SEND_ACK;
-            if (exec_state_reg == TIME_WAIT && g.flags[F_FIN]) r.ns.tmr_at = now_us + cfg_time_wait_us;
-          end
-          SEG_RST: begin
-            if (exec_state_reg == TIME_WAIT) begin
-              // RFC 1337: an RST does not cut TIME-WAIT short (the session ends once)
-            end else if (pre_reg.at_rcv_nxt || !cfg_rfc5961_rst) begin
-              r.ns.state = CLOSED;
-              r.end_marker = 1'b1;
-              r.end_tag = exec_state_reg == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-              r.count.fail = exec_state_reg == SYN_RCVD;
-              r.count.estab_rst = is_estab(exec_state_reg);
-            end else begin
-              r.send = SEND_ACK;       // RFC 5961 3.2 challenge ACK
-              r.count.chall = 1'b1;
-            end
-          end
-          SEG_SYN_RESET: begin
-            // RFC 793: an in-window SYN is an error: RST, and the connection is reset (the
-            // app of a TIME-WAIT session was told its end already)
-            r.send = SEND_RST;
-            r.rst_ack = s.rcv_nxt;
-            r.rst_with_ack = 1'b1;
-            r.ns.state = CLOSED;
-            r.count.estab_rst = is_estab(exec_state_reg);
-            if (!s.ended) begin
-              r.end_marker = 1'b1;
-              r.end_tag = 3'(NOTIF_RESET);
-            end
-          end
-          SEG_SYN_CHALLENGE: begin
-            r.send = SEND_ACK;         // RFC 5961 4.2 challenge ACK
-            r.count.chall = 1'b1;
-          end
-          SEG_NO_ACK: r.count.badflags = 1'b1;
-          default: ack_path = 1'b1;   // SEG_ACK: the ACK of a synchronized segment (step_ack)
-        endcase
-      end
-
-      // ---- app: active open ----
-      EV_OPEN: begin
-        r.do_openrsp = 1'b1;
-        if (pre_reg.found) begin
-          r.ns = '0;
-          r.ns.state = SYN_SENT;
-          r.ns.remote_ip = open_reg.remote_ip;
-          r.ns.remote_port = open_reg.remote_port;
-          r.ns.local_port = tab_lport_reg;
-          r.ns.snd_una = isn;
-          r.ns.snd_nxt = isn + 1;
-          r.ns.snd_max = isn + 1;
-          r.tx_init = 1'b1;
-          r.ns.tx_done = isn + 1;
-          r.ns.mss = cfg_mss;
-          r.ns.rto = cfg_rto_init_us;
-          r.ns.tmr_on = 1'b1;
-          r.ns.tmr_at = now_us + cfg_rto_init_us;
-          r.ns.rtt_on = 1'b1;
-          r.ns.rtt_seq = isn;
-          r.ns.rtt_t0 = now_us;
-          r.ns.active = 1'b1;
-          r.open_ok = 1'b1;
-          r.send = SEND_SYN;
-          r.send_seq = isn;
-          r.count.active = 1'b1;
-        end
-      end
-
-      // ---- app: close or abort ----
-      EV_CLOSE: begin
-        if (s.ended && s.orderly && close_reg.send_rst && exec_state_reg != FREE)
-          r.ns.orderly = 1'b0;         // an abort after an orderly end drops the unread data
-        else if (exec_state_reg == FREE || exec_state_reg == CLOSED || exec_state_reg == TIME_WAIT || s.ended) r.count.apperr = 1'b1;
-        else if (close_reg.send_rst || exec_state_reg == SYN_SENT) begin
-          if (exec_state_reg != SYN_SENT) begin
-            r.send = SEND_RST;
-            r.count.estab_rst = is_estab(exec_state_reg);
-          end
-          r.ns.state = CLOSED;
-          r.end_marker = 1'b1;
-          r.end_tag = 3'(NOTIF_RESET);
-        end else begin
-          r.ns.close_req = 1'b1;
-          r.try_send = 1'b1;
-        end
-      end
-
-      // ---- the session stopped being sendable (toe_tcp_tx_req): TX_APP is final, so a
-      // FIN the app asked for may go now; or the space an app waits for is free (below) ----
-      EV_TX_WAKE: r.try_send = 1'b1;
-
-      // ---- completions ----
-      EV_TOLD: r.ns.end_told = 1'b1;
-      // the app read bytes (toe_tcp_rx_read wakes the session only when the window
-      // is under half the ring or the connection waits for reads before its release):
-      // a window update when the window opens by a step; the release is checked below
-      EV_RD_WAKE: begin
-        if (is_estab(exec_state_reg) || exec_state_reg == FIN_WAIT_1 || exec_state_reg == FIN_WAIT_2)
-          if (pre_reg.rd_wake_ack) r.ack_now = 1'b1;
-      end
-      // ---- send queue ----
-      EV_SENDQ: begin
-        r.ns.in_sendq = 1'b0;
-        r.try_send = 1'b1;
-      end
-
-      // ---- a deadline passed (timer wheel) ----
-      EV_TIMER: begin
-        if (pre_reg.tmr_fires) begin
-          unique case (pre_reg.tmr_case)
-            TMR_TIME_WAIT: begin
-              r.ns.state = CLOSED;
-              r.ns.tmr_on = 1'b0;
-            end
-            TMR_PERSIST: begin
-              // persist (RFC 9293 3.8.6.1), also with data or a FIN in flight: probe the
-              // closed window (an ACK below it elicits its size), with backoff; what was in
-              // flight goes again when it opens. Probes are not retransmissions: a peer that
-              // answers them keeps the connection (its ACKs reset the count), a silent one
-              // is given up.
-              if (pre_reg.retry_max) r.gave_up = 1'b1;
-              else begin
-                r.send = SEND_PROBE;
-                r.ns.retries = s.retries + 1'b1;
-                r.ns.snd_nxt = s.snd_una;
-                r.ns.rtt_on = 1'b0;
-                r.ns.rto = pre_reg.rto_backoff;
-                r.ns.tmr_at = pre_reg.at_rto_backoff;
-              end
-            end
-            TMR_OVERRIDE: begin
-              // data held back by sender SWS avoidance and nothing in flight: send what fits
-              r.sws_override = 1'b1;
-              r.try_send = 1'b1;
-              r.ns.tmr_on = 1'b0;
-            end
-            TMR_IDLE: begin
-              // nothing in flight: the idle timer (FIN-WAIT-2 timeout, keepalive) or none
-              if (pre_reg.idle_fw2) r.gave_up = 1'b1;
-              else if (pre_reg.idle_keepalive) begin
-                if (pre_reg.probes_max) r.gave_up = 1'b1;
-                else begin
-                  r.send = SEND_PROBE;     // RFC 1122 4.2.3.6: <SEQ=SND.NXT-1>, no data
-                  r.ns.retries = s.retries + 1'b1;
-                  r.ns.tmr_at = now_us + cfg_keepalive_intvl_us;
-                end
-              end else r.ns.tmr_on = 1'b0;
-            end
-            default: begin   // TMR_RETRANS
-              if (pre_reg.retry_give_up) r.gave_up = 1'b1;
-              else begin
-                r.count.retrans = 1'b1;
-                r.ns.retries = s.retries + 1'b1;
-                r.ns.rto = pre_reg.rto_backoff;
-                r.ns.tmr_at = pre_reg.at_rto_backoff;
-                r.ns.rtt_on = 1'b0;        // Karn: no samples from retransmitted data
-                r.ns.snd_nxt = s.snd_una;  // go back N
-                if (exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD)
-                  r.ns.snd_nxt = s.snd_una + 1;   // the SYN goes again: SND.NXT stays past it
-                if (exec_state_reg == SYN_SENT) begin
-                  r.send = SEND_SYN;
-                  r.send_seq = s.snd_una;
-                end else if (exec_state_reg == SYN_RCVD) begin
-                  r.send = SEND_SYNACK;
-                end else r.try_send = 1'b1;
-              end
-            end
-          endcase
-        end else if (pre_reg.dack_fires) begin
-          // the delayed ACK rides on the session's data when that waits in the send queue,
-          // for up to DACK_DEFERS more delayed-ACK times; else it goes alone. (Both ways,
-          // 1024 sessions at 10G: a session's turn in the send queue comes every 1.26 ms,
-          // and an ACK alone at 200 us took 5 % of the TX wire.)
-          if (s.in_sendq && s.dack_defers != DACK_DEFERS) begin
-            r.ns.dack_at = now_us + cfg_delack_us;
-            r.ns.dack_defers = s.dack_defers + 1'b1;
-          end else r.ack_now = 1'b1;
-        end
-      end
-      // ---- debug snapshot (read-only: writes back what it read) ----
-      EV_DBG: r.do_dbg = 1'b1;
-      default: ;
-    endcase
-    step_c = ack_path ? step_ack : r;
-  end
-  always_ff @(posedge clk) if (state_reg == ST_EXEC) step_reg <= step_c;
-  // RFC 6298 estimator (toe_tcp_rules_pkg::rtt_sample) in three cycles beside the step:
-  // the sample in the pre stage (pre_reg.rtt_r), the first half (the new SRTT, the RTTVAR
-  // parts) in ST_PRE2 on the record, the second (RTTVAR's sum, the RTO) in ST_EXEC; the
-  // tail takes the result when the step took the sample
-  rtt_diff_t rtt_diff_reg;
-  rtt_t rtt_reg;
-  always_ff @(posedge clk) begin
-    if (state_reg == ST_PRE2) rtt_diff_reg <= rtt_diff(s_rtt, pre_reg.rtt_r);
-    if (state_reg == ST_EXEC) rtt_reg <= rtt_update(rtt_diff_reg, cfg_rto_min_us, cfg_rto_max_us);
-  end
-
-  // ST_TAIL: the rules every kind of event shares, on the step's result; or the fast path's
-  // event in ST_PRE (its record and every output of its step)
-  always_comb begin
-    logic [31:0] tx_free;
-    logic end_direct;
     step_t t;
-    t = step_reg;
-    if (t.rtt_take) {t.ns.srtt8, t.ns.rttvar4, t.ns.rto} = rtt_reg;
-    if (t.rto_sampled) t.ns.tmr_at = now_us + rtt_reg.rto;
-    // ---- a timer gave up (retransmissions, probes, FIN-WAIT-2, keepalive): abort with RST,
-    // except a SYN never answered; an open that never got established is told as such ----
-    if (t.gave_up) begin
-      if (exec_state_reg != SYN_SENT) t.send = SEND_RST;
-      t.ns.state = CLOSED;
-      t.ns.tmr_on = 1'b0;
-      t.end_marker = 1'b1;
-      t.end_tag = exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD ? open_fail_tag(s) : 3'(NOTIF_RESET);
-      t.count.fail = exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD;
-      t.count.estab_rst = is_estab(exec_state_reg);
-    end
-
-    // ---- TX ring space the app waits for: an ACK freed it (NOTIF_TX_SPACE) ----
-    // Only a segment frees TX ring space, in an established state that it does not end (a
-    // peer's FIN keeps it); there it gives no other notification (NEW comes before the app
-    // could have asked, from the states before), so the slot is free. When
-    // the TX_WANT was set after this record was read, or the slot was taken, the send
-    // engine wakes the session once the space is free (EV_TX_WAKE: no other notification).
-    // (TX_APP read with the record may be one request old: the notification is a hint)
-    tx_free = t.una_from_ack ? pre_reg.free_ack : pre_reg.free_una;
-    if ((ev_reg == EV_SEG || ev_reg == EV_TX_WAKE) && pre_reg.tx_want != '0 && is_estab(exec_state_reg) && !s.close_req &&
-        !(t.end_marker && !t.peer_fin) && (t.una_from_ack ? pre_reg.space_ack : pre_reg.space_una)) begin
-      t.do_notif = 1'b1;
-      t.notif_kind = NOTIF_TX_SPACE;
-      t.notif_length = tx_free > 32'hFFFF ? 16'hFFFF : 16'(tx_free);
-      t.tx_clear_want = 1'b1;
-    end
-
-    // ---- end of the connection: the marker carries the notification ----
-    // A connection that ends without having been established never had RX data: its end
-    // is told at once (a passive one's to nobody). An established one's end follows its
-    // data through the RX writer as a marker, and toe_tcp_rx_deliver tells it. (A peer's FIN
-    // on the ACK that establishes a SYN-RCVD session is such data; a new session never ends
-    // in its first step.)
-    end_direct = t.end_marker && !t.peer_fin && (exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD);
-    if (t.end_marker) begin
-      if (!t.peer_fin) begin   // a peer FIN ends only the receive side
-        t.ns.ended = 1'b1;
-        t.ns.orderly = t.end_tag == 3'(NOTIF_CLOSED);
-      end
-      if (end_direct) begin
-        if (t.end_tag == RING_TAG_NONE) t.ns.end_told = 1'b1;
-        else begin
-          t.do_notif = 1'b1;
-          t.notif_kind = tcp_notif_kind_e'(t.end_tag);
-        end
-      end else if (t.do_rxw) t.do_rxw2 = 1'b1;
-      else t.do_rxw = 1'b1;
-    end
-    // ---- an RST for a segment of no connection, or of one not synchronized, goes to the
-    // segment's own tuple (the record's may be stale); every other segment to the record's ----
-    t.rst_to_seg = t.send == SEND_RST && ev_reg == EV_SEG && (pre_reg.no_conn ||
-                                                              exec_state_reg == SYN_SENT || exec_state_reg == SYN_RCVD);
-    t.count.rst = t.send == SEND_RST;
-    if (t.end_marker && !end_direct && !t.do_rxw2) begin
-      t.rxw.length = '0;
-      t.rxw.tag = t.end_tag;
-    end
+    t = slow_tail;
     if (state_reg == ST_PRE) begin   // the fast path's (its pushes are gated by the verdict below)
-      t = step_init;
+      t = step_none(s, g, SID_W'(sid_reg), ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES));
       t.ns = fs;
       t.ack_now = fast_ack_now;
       t.ack_second = fast_ack_second;
@@ -1750,7 +927,7 @@ module toe_tcp_core
     // value. No TX ring job is in flight when TX_DONE after the step (a completion moves it)
     // is the final TX_APP.
     post_quiet_reg <= state_reg == ST_TAIL && ev_reg != EV_DBG && pre_reg.rx_quiet && pre_reg.tx_app_fixed &&
-                      step_reg.ns.tx_done == pre_reg.tx_app;
+                      slow_step.ns.tx_done == pre_reg.tx_app;
     post_read_all_reg <= pre_reg.read_all;
     post_rx_readable_reg <= pre_reg.rx_readable;
   end
@@ -1766,9 +943,9 @@ module toe_tcp_core
   send_ends_t post_ends_reg;
   logic post_max_past_done_reg;   // SND.MAX = TX_DONE + 1 (a FIN was sent after the data)
   always_ff @(posedge clk) if (state_reg == ST_TAIL) begin
-    post_ends_reg <= send_ends(step_reg.ns.snd_una, step_reg.ns.snd_nxt, step_reg.ns.tx_done, step_reg.ns.snd_wnd,
-                               step_reg.ns.max_sndwnd, step_reg.ns.mss);
-    post_max_past_done_reg <= step_reg.ns.snd_max == step_reg.ns.tx_done + 1;
+    post_ends_reg <= send_ends(slow_step.ns.snd_una, slow_step.ns.snd_nxt, slow_step.ns.tx_done, slow_step.ns.snd_wnd,
+                               slow_step.ns.max_sndwnd, slow_step.ns.mss);
+    post_max_past_done_reg <= slow_step.ns.snd_max == slow_step.ns.tx_done + 1;
   end
   send_t size_reg;
   logic size_una_is_max_reg,   // nothing in flight: a running timer is the idle or persist timer, not the RTO
@@ -1919,13 +1096,13 @@ module toe_tcp_core
   wire fast_edge_moves_old = fast_edge_moves(rd_old, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
   wire fast_edge_moves_read = rd_is_new ? fast_edge_moves_new : rd_is_old ? fast_edge_moves_old : fast_edge_moves_ram;
   wire adv_edges_t fast_edges = adv_edges(fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, RING, MAX_WIN);
-  wire [31:0] tail_rx_read = step_reg.rx_init ? step_reg.rx_first : pre_reg.rx_read;
+  wire [31:0] tail_rx_read = slow_step.rx_init ? slow_step.rx_first : pre_reg.rx_read;
   logic post_edge_moves_reg;
   logic [31:0] post_edge_moved_reg;
   always_ff @(posedge clk) begin
     if (state_reg == ST_TAIL) begin
-      post_edge_moves_reg <= edge_moves_of(step_reg.ns, tail_rx_read, s.rcv_nxt);
-      post_edge_moved_reg <= adv_edge_target(adv_edges(step_reg.ns.rcv_nxt, tail_rx_read, RING, MAX_WIN));
+      post_edge_moves_reg <= edge_moves_of(slow_step.ns, tail_rx_read, s.rcv_nxt);
+      post_edge_moved_reg <= adv_edge_target(adv_edges(slow_step.ns.rcv_nxt, tail_rx_read, RING, MAX_WIN));
     end else if (state_reg == ST_PRE && !slow_only_reg) begin   // both values of RCV.NXT side by side
       post_edge_moves_reg <= fast_edge_moves_read;
       post_edge_moved_reg <= adv_edge_target(fast_edges);
@@ -1936,8 +1113,8 @@ module toe_tcp_core
   wire [31:0] adv_wnd_kept = pos(sent_sess_reg.rcv_adv - sent_sess_reg.rcv_nxt);
   wire [31:0] adv_wnd_moved = pos(post_edge_moved_reg - sent_sess_reg.rcv_nxt);
   // either window below half the ring (wnd_below_half), side by side
-  wire adv_kept_below_half = wnd_below_half(sent_sess_reg.rcv_adv, sent_sess_reg.rcv_nxt);
-  wire adv_moved_below_half = wnd_below_half(post_edge_moved_reg, sent_sess_reg.rcv_nxt);
+  wire adv_kept_below_half = wnd_below_half(sent_sess_reg.rcv_adv, sent_sess_reg.rcv_nxt, RING);
+  wire adv_moved_below_half = wnd_below_half(post_edge_moved_reg, sent_sess_reg.rcv_nxt, RING);
   // The idle timer's two deadlines, from now_us of the cycle before (registered, so that the
   // finish's compares of them start at registers), and whether the record the finish
   // writes has its timer before its delayed ACK (deadline_is_tmr's compare), taken for
@@ -2269,17 +1446,6 @@ module toe_tcp_core
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
   always @(posedge clk) if (!rst && state_reg == ST_INIT)
     assert (post_sid_reg == SW'(init_reg)) else $error("toe_tcp_core: init writes %0d, not %0d", post_sid_reg, init_reg);
-  // the free TX space's narrow sums are the 32-bit differences' of an established session
-  // (and with SEG.ACK when it acknowledges new data); so is the receive window's test
-  always @(posedge clk) if (!rst && state_reg == ST_PRE && found_now && is_estab(s.state)) begin
-    assert (pre.free_una == RING - (pre.tx_app - s.snd_una) && pre.space_una == (32'(tx_want) <= pre.free_una))
-      else $error("toe_tcp_core: session %0d TX space with SND.UNA differs from its difference", sid_reg);
-    assert (wnd_below_half(s.rcv_adv, s.rcv_nxt) == (pos(s.rcv_adv - s.rcv_nxt) < (RING >> 1)))
-      else $error("toe_tcp_core: session %0d RCV.WND below half the ring differs from its compare", sid_reg);
-    if (pre.ack_kind == ACK_NEW)
-      assert (pre.free_ack == RING - (pre.tx_app - g.ack) && pre.space_ack == (32'(tx_want) <= pre.free_ack))
-        else $error("toe_tcp_core: session %0d TX space with SEG.ACK differs from its difference", sid_reg);
-  end
   // the fast path's tests of the event alone, taken at its start, are the event's
   always @(posedge clk) if (!rst && state_reg == ST_PRE)
     assert (fast_seg_reg == (!slow_only_reg && ev_reg == EV_SEG && !new_reg && g.flags[F_ACK] && !g.flags[F_SYN] &&
@@ -2315,22 +1481,6 @@ module toe_tcp_core
     assert (found_now == (found_reg && tuple_of(rd_sess) ==
                           tuple_t'{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
       else $error("toe_tcp_core: session %0d tuple check at the start differs from the record", sid_reg);
-  // the place stage's bits for an in-order segment, from the pre stage, are what the run's
-  // ends give: not taken whole (or short), and RCV.NXT after it at its end
-  always @(posedge clk) if (!rst && state_reg == ST_PRE2 && pre_reg.in_order && pre_reg.payload) begin
-    assert (place.ack_at_once == (s.rcv_nxt != g.seq || place.reasm.hi - place.reasm.lo != 32'(g.length) ||
-                                  place.reasm.joined != '0 || place.reasm.hi - place.reasm.lo < 32'(s.mss)))
-      else $error("toe_tcp_core: session %0d place stage's ack_at_once differs from the run's", sid_reg);
-    assert (place.fin_at_reasm == (seg_end_reg == place.reasm.rcv_nxt))
-      else $error("toe_tcp_core: session %0d place stage's fin_at_reasm differs from the run's", sid_reg);
-  end
-  // the kept state is the record's while the slow step and its tail run
-  always @(posedge clk) if (!rst && (state_reg == ST_EXEC || state_reg == ST_TAIL))
-    assert (exec_state_reg == s.state) else $error("toe_tcp_core: session %0d state changed under the slow step", sid_reg);
-  // the segment's case and ACK plan decided in ST_PRE2 are those of the step's own inputs
-  always @(posedge clk) if (!rst && state_reg == ST_EXEC)
-    assert (plan_reg == seg_plan_of(exec_state_reg, pre_reg))
-      else $error("toe_tcp_core: session %0d segment plan of ST_PRE2 differs from the step's inputs", sid_reg);
   // the edge computed with the step is the one of the record the finish reads
   always @(posedge clk) if (!rst && post_valid_reg)
     assert ((post_edge_moves_reg ? post_edge_moved_reg : post_sess_reg.rcv_adv) ==

@@ -248,6 +248,13 @@ package toe_tcp_pkg;
     for (int b = 17; b < 31; b++) if (ring >= 32'(1) << b) sign = x[b + 1];
     return sign;
   endfunction
+  // The window an edge gives, pos(edge - RCV.NXT), is below half the ring: the sign of one
+  // sum in ring width (a negative window is below it too; the window, its clamp and a
+  // compare were two carry chains in series: 3.82 ns into the pre stage at 512 bits, stop
+  // 52, and 3.40 ns into the read engine's wake bit, stop 54)
+  function automatic logic wnd_below_half(input logic [31:0] edge_seq, rcv_nxt, ring);
+    return neg_in_ring(32'(1) - (ring >> 1) + edge_seq + ~rcv_nxt, ring);
+  endfunction
   // The TX ring's free space, ring - (TX_APP - SND.UNA), and the space left after `want`
   // bytes, each one sum with the constants first; `want` fits when what is left is not
   // negative (one sign in ring width). Exact for an occupancy TX_APP - SND.UNA of -1 (a FIN
