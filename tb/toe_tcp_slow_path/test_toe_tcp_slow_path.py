@@ -26,7 +26,9 @@ Segments (no payload; SYN and FIN count in SEG.LEN), RFC 9293 3.10.7 with RFC 59
   The project's choices where the RFC leaves one: a SYN-RECEIVED session that gets its
   peer's SYN again (SEG.SEQ = RCV.NXT - 1, no ACK) repeats its SYN-ACK (Linux does the
   same); the app is told the peer's FIN (PEER_FIN), an orderly end (CLOSED) and a reset
-  (RESET; FAILED for an app's open; nothing for a passive one never announced). A SYN
+  (RESET; FAILED for an app's open; nothing for a passive one never announced); a FIN on
+  a SYN-ACK is not taken (RFC 9293 3.10.7.3 goes on to the FIN step; Linux drops the
+  segment after its SYN and ACK, and the peer sends the FIN again). A SYN
   to a SYN-RECEIVED session that is not its repeat is not generated: RFC 9293 returns a
   passive one to LISTEN, Linux resets it, this core challenges it (all three drop it).
 Timers (RFC 6298 5.4-5.6, RFC 1122 4.2.3.5, RFC 9293 3.10.8): the retransmission timer
