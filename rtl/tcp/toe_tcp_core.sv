@@ -35,7 +35,7 @@
 //     gave up, TX ring space freed, the end of a connection, the RTT sample) and gives
 //     the outputs; the size step computes the send rule's sizes and
 //     compares, and the send step decides data or a FIN with them (window, send
-//     rules, send queue, the timers sending arms); its finish, shared with the fast
+//     rules, send queue, the timers sending arms: toe_tcp_send_step); its finish, shared with the fast
 //     path, arms the idle timer, sends the ACK that is due, moves the advertised
 //     edge, builds the segment command, frees the record of a connection that can be
 //     released (its session-table release is queued and served before the next event
@@ -931,117 +931,21 @@ module toe_tcp_core
     post_read_all_reg <= pre_reg.read_all;
     post_rx_readable_reg <= pre_reg.rx_readable;
   end
-  // ---- the size step and the send step (a slow event's own two cycles): data, then FIN,
-  // else the persist timer; a fast event sends nothing here and goes straight to the finish.
-  // The size step computes on the record every size and compare the send step chooses by
-  // (the send rule, toe_tcp_rules_pkg::send_size, and the FIN's and persist timer's
-  // conditions); the send step applies the first that holds. The post stage's registers
-  // do not change in between (no event is picked in the size step). The send rule's sums
-  // (toe_tcp_rules_pkg::send_ends) and SND.MAX = TX_DONE + 1 are taken in ST_TAIL, beside
-  // the post stage's load, from the step's record: the tail changes none of the fields they
-  // read (an SVA checks them in the size step), so the size step makes compares only. ----
-  send_ends_t post_ends_reg;
-  logic post_max_past_done_reg;   // SND.MAX = TX_DONE + 1 (a FIN was sent after the data)
-  always_ff @(posedge clk) if (state_reg == ST_TAIL) begin
-    post_ends_reg <= send_ends(slow_step.ns.snd_una, slow_step.ns.snd_nxt, slow_step.ns.tx_done, slow_step.ns.snd_wnd,
-                               slow_step.ns.max_sndwnd, slow_step.ns.mss);
-    post_max_past_done_reg <= slow_step.ns.snd_max == slow_step.ns.tx_done + 1;
-  end
-  send_t size_reg;
-  logic size_una_is_max_reg,   // nothing in flight: a running timer is the idle or persist timer, not the RTO
-        size_nxt_is_max_reg,   // no retransmission: an RTT sample may start
-        size_may_send_reg,     // the event asked for a send and the state allows data or a FIN
-        size_fin_reg,          // the FIN the app asked for may go (all data sent, window open)
-        size_fin_again_reg,    // the FIN goes again after going back
-        size_persist_reg;      // the persist timer starts (data waits for a zero window)
-  always_ff @(posedge clk) if (size_valid_reg) begin
-    logic window_open;
-    // a FIN needs window like a byte: SND.NXT before the window's end
-    window_open = seq_lt(post_sess_reg.snd_nxt, post_ends_reg.wnd_end);
-    // sender silly-window avoidance and Nagle (toe_tcp_rules_pkg::send_size)
-    size_reg <= send_size_at(post_ends_reg, post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.snd_max,
-                             post_sess_reg.tx_done, post_sess_reg.max_sndwnd, post_sess_reg.mss, cfg_nagle,
-                             post_sws_override_reg);
-    size_una_is_max_reg <= post_sess_reg.snd_una == post_sess_reg.snd_max;
-    size_nxt_is_max_reg <= post_sess_reg.snd_nxt == post_sess_reg.snd_max;
-    size_may_send_reg <= post_try_send_reg && post_send_reg == SEND_NONE && post_sess_reg.state != FREE &&
-                         post_sess_reg.state != CLOSED && post_sess_reg.state != SYN_SENT &&
-                         post_sess_reg.state != SYN_RCVD && post_sess_reg.state != TIME_WAIT;
-    size_fin_reg <= post_sess_reg.close_req && !post_sess_reg.fin_sent && post_sess_reg.snd_nxt == post_sess_reg.tx_done &&
-                    post_tx_app_fixed_reg && post_sess_reg.tx_done == post_tx_app_reg && is_estab(post_sess_reg.state) &&
-                    window_open;
-    size_fin_again_reg <= post_sess_reg.fin_sent && post_sess_reg.snd_nxt == post_sess_reg.tx_done &&
-                          post_max_past_done_reg && window_open;
-    size_persist_reg <= wants_window(post_sess_reg) && post_sess_reg.snd_wnd == '0 &&
-                        post_sess_reg.snd_una == post_sess_reg.snd_max &&
-                        (!post_sess_reg.tmr_on || !post_persist_before_reg);
-  end
+  // ---- the size step and the send step (a slow event's own two cycles, toe_tcp_send_step):
+  // data, then FIN, else the persist timer; a fast event sends nothing here and goes
+  // straight to the finish. The post stage's registers do not change in between (no event
+  // is picked in the size step). ----
   send_e sent_send, sent_send_reg;
   logic [31:0] sent_seq, sent_seq_reg;
   logic [15:0] sent_len, sent_len_reg;
   logic sent_sendq, sent_sendq_reg;
-  always_comb begin
-    send_t sz;
-    sz = size_reg;
-    sent_sess = post_sess_reg;
-    sent_send = post_send_reg;
-    sent_seq = post_seq_reg;
-    sent_len = '0;
-    sent_sendq = 1'b0;
-    if (size_may_send_reg) begin
-      if (sz.held) begin
-        if (size_una_is_max_reg && !sent_sess.tmr_on) begin
-          sent_sess.tmr_on = 1'b1;          // nothing in flight brings an ACK: the override timer
-          sent_sess.tmr_at = now_us + sent_sess.rto;
-        end
-      end else if (sz.go && !sendq_room_post) begin
-        // the command queue is long (sendq_room_post): the session waits in the send queue
-        if (!sent_sess.in_sendq) begin
-          sent_sess.in_sendq = 1'b1;
-          sent_sendq = 1'b1;
-        end
-      end else if (sz.go) begin   // the queue is short: send now
-        sent_send = SEND_DATA;
-        sent_seq = sent_sess.snd_nxt;
-        sent_len = sz.len;
-        if (!sent_sess.rtt_on && size_nxt_is_max_reg) begin
-          sent_sess.rtt_on = 1'b1;
-          sent_sess.rtt_seq = sent_sess.snd_nxt;
-          sent_sess.rtt_t0 = now_us;
-        end
-        sent_sess.snd_nxt = sz.nxt;
-        sent_sess.snd_max = sz.max;
-        if (!sent_sess.tmr_on || size_una_is_max_reg) begin
-          sent_sess.tmr_on = 1'b1;
-          sent_sess.tmr_at = now_us + sent_sess.rto;
-          sent_sess.retries = '0;
-        end
-        if (sz.more && !sent_sess.in_sendq) begin
-          sent_sess.in_sendq = 1'b1;
-          sent_sendq = 1'b1;
-        end
-      end else if (size_fin_reg) begin
-        sent_send = SEND_FIN;
-        sent_seq = sent_sess.snd_nxt;
-        sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
-        sent_sess.snd_max = sent_sess.snd_nxt;
-        sent_sess.fin_sent = 1'b1;
-        sent_sess.state = sent_sess.state == ESTABLISHED ? FIN_WAIT_1 : LAST_ACK;
-        if (!sent_sess.tmr_on || size_una_is_max_reg) begin
-          sent_sess.tmr_on = 1'b1;
-          sent_sess.tmr_at = now_us + sent_sess.rto;
-          sent_sess.retries = '0;
-        end
-      end else if (size_fin_again_reg) begin
-        sent_send = SEND_FIN;             // FIN retransmission after going back
-        sent_seq = sent_sess.snd_nxt;
-        sent_sess.snd_nxt = sent_sess.snd_nxt + 1;
-      end else if (size_persist_reg) begin
-        sent_sess.tmr_on = 1'b1;            // persist timer (replaces an idle timer, keeps its own backoff)
-        sent_sess.tmr_at = now_us + sent_sess.rto;
-      end
-    end
-  end
+  toe_tcp_send_step u_send (
+    .clk, .rst, .at_tail(state_reg == ST_TAIL), .step_rec(slow_step.ns), .at_size(size_valid_reg),
+    .rec(post_sess_reg), .chosen(post_send_reg), .chosen_seq(post_seq_reg), .try_send(post_try_send_reg),
+    .sws_override(post_sws_override_reg), .tx_app_fixed(post_tx_app_fixed_reg), .tx_app(post_tx_app_reg),
+    .persist_before(post_persist_before_reg), .nagle(cfg_nagle), .now_us, .sendq_room(sendq_room_post),
+    .sent_rec(sent_sess), .sent_send, .sent_seq, .sent_len, .sent_sendq
+  );
   always_ff @(posedge clk) begin
     if (send_valid_reg) begin
       sent_sess_reg <= sent_sess;
@@ -1437,12 +1341,6 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && fast_exec)
     assert (ev_tuple_reg == tuple_of(s))
       else $error("toe_tcp_core: session %0d's tuple taken at the start is not its record's", sid_reg);
-  // the size step's sums, taken in ST_TAIL from the step's record, are the post stage's
-  always @(posedge clk) if (!rst && size_valid_reg)
-    assert (post_ends_reg == send_ends(post_sess_reg.snd_una, post_sess_reg.snd_nxt, post_sess_reg.tx_done,
-                                       post_sess_reg.snd_wnd, post_sess_reg.max_sndwnd, post_sess_reg.mss) &&
-            post_max_past_done_reg == (post_sess_reg.snd_max == post_sess_reg.tx_done + 1))
-      else $error("toe_tcp_core: session %0d size step's sums are not the post stage record's", post_sid_reg);
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
   always @(posedge clk) if (!rst && state_reg == ST_INIT)
     assert (post_sid_reg == SW'(init_reg)) else $error("toe_tcp_core: init writes %0d, not %0d", post_sid_reg, init_reg);

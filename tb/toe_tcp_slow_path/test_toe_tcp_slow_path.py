@@ -347,6 +347,7 @@ async def slow_events_follow_the_rfc(dut):
         seen[key] = seen.get(key, 0) + 1
         await RisingEdge(dut.clk)
         dut.at_tail.value = 0
+    dut._log.info("cases: %s", seen)
     assert min(seen.values()) > N_VECTORS // 200 and len(seen) >= 18, seen
 
 
