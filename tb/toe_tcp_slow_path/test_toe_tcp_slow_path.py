@@ -31,6 +31,16 @@ Segments (no payload; SYN and FIN count in SEG.LEN), RFC 9293 3.10.7 with RFC 59
   segment after its SYN and ACK, and the peer sends the FIN again). A SYN
   to a SYN-RECEIVED session that is not its repeat is not generated: RFC 9293 returns a
   passive one to LISTEN, Linux resets it, this core challenges it (all three drop it).
+App calls (RFC 9293 3.10.1, 3.10.4, 3.10.5): an OPEN with a session enters SYN-SENT and
+  sends <SEQ=ISS><CTL=SYN> (SND.UNA = ISS, SND.NXT = ISS + 1), the retransmission timer
+  at the initial RTO; without one it is refused. A CLOSE in SYN-SENT ends the connection
+  (no segment); in SYN-RECEIVED, ESTABLISHED and CLOSE-WAIT it is queued until the data
+  is sent (the send step then sends the FIN: tb/toe_tcp_send_step); in the closing states
+  it changes nothing. An ABORT sends <SEQ=SND.NXT><CTL=RST> (but in SYN-SENT) and ends
+  the connection (the app told RESET). After the end (CLOSED, TIME-WAIT) both are app
+  errors, but an abort after an orderly end, which drops the data not yet read. (RFC
+  9293's SND.NXT, the next new sequence number, is the record's SND.MAX: the record's
+  SND.NXT goes back after a timeout.)
 Timers (RFC 6298 5.4-5.6, RFC 1122 4.2.3.5, RFC 9293 3.10.8): the retransmission timer
   goes back N (SND.NXT = SND.UNA, past the SYN in SYN-SENT and SYN-RECEIVED), resends the
   SYN or SYN-ACK of a handshake, doubles the RTO (up to its maximum) and restarts with it;
@@ -46,16 +56,18 @@ from cocotb.triggers import ReadOnly, RisingEdge
 import runner
 from seqspace import le, lt, wrap
 
-N_VECTORS = 6000
+N_VECTORS = 10000
 (FREE, SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_WAIT, LAST_ACK,
  CLOSED) = range(11)
+STATE_NAMES = ["FREE", "SYN-SENT", "SYN-RECEIVED", "ESTABLISHED", "FIN-WAIT-1", "FIN-WAIT-2", "CLOSING", "TIME-WAIT",
+               "CLOSE-WAIT", "LAST-ACK", "CLOSED"]
 F_FIN, F_SYN, F_RST, F_PSH, F_ACK = 1, 2, 4, 8, 16
-EV_SEG, EV_TIMER = 4, 6
+EV_OPEN, EV_CLOSE, EV_SEG, EV_TIMER = 1, 2, 4, 6
 SEND = {0: "none", 1: "ack", 2: "data", 3: "syn", 4: "synack", 5: "fin", 6: "rst", 7: "probe"}
 NEW, PEER_FIN, CLOSED_TOLD, RESET, FAILED, TAG_NONE = 0, 2, 3, 4, 5, 7
 RECORD = ["state", "snd_una", "snd_nxt", "snd_max", "snd_wl1", "snd_wl2", "snd_wnd", "max_sndwnd", "tx_done",
           "rcv_nxt", "rcv_adv", "rto", "retries", "tmr_on", "tmr_at", "dack_on", "dack_at", "fin_rcvd",
-          "fin_sent", "active", "ended"]
+          "fin_sent", "active", "ended", "orderly", "close_req"]
 FLAGS = [F_SYN, F_SYN | F_ACK, F_ACK, F_ACK | F_PSH, F_RST, F_RST | F_ACK, F_FIN | F_ACK, F_FIN, F_SYN | F_FIN,
          F_SYN | F_FIN | F_ACK, 0, F_RST | F_SYN]
 
@@ -217,6 +229,31 @@ def timer_reference(r, now, cfg):
     return out
 
 
+def app_reference(r, ev, now, cfg):
+    """An app's OPEN (a new session: `found`) or CLOSE / ABORT (`close_rst`) of session r."""
+    st = r["state"]
+    out = {"state": st, "send": "none", "rst_seq": ANY, "rst_ack": ANY, "end": None, "notif": None, "chall": False,
+           "rcv_nxt": r["rcv_nxt"], "snd_una": r["snd_una"], "apperr": False, "close_req": r["close_req"],
+           "orderly": r["orderly"], "try_send": False}
+    if ev["kind"] == "open":
+        if not ev["found"]:
+            return dict(out, open_rsp=True, open_ok=False, state=ANY, rcv_nxt=ANY, snd_una=ANY, close_req=ANY,
+                        orderly=ANY)
+        isn = ev["isn"]
+        return dict(out, open_rsp=True, open_ok=True, state=SYN_SENT, send="syn", rst_seq=ANY, syn_seq=isn,
+                    snd_una=isn, snd_nxt=wrap(isn + 1), tmr_on=True, tmr_at=wrap(now + cfg["rto_init_us"]),
+                    rcv_nxt=0, close_req=0, orderly=0)
+    if r["ended"] and r["orderly"] and ev["close_rst"] and st != FREE:
+        return dict(out, orderly=0)
+    if st in (FREE, CLOSED, TIME_WAIT) or r["ended"]:
+        return dict(out, apperr=True)
+    if ev["close_rst"] or st == SYN_SENT:
+        if st != SYN_SENT:
+            out.update(send="rst", rst_seq=r["snd_max"], rst_ack=None)
+        return dict(out, state=CLOSED, end=RESET)
+    return dict(out, close_req=1, try_send=True)
+
+
 def random_record(rng, st):
     """A consistent record in state `st` (our ISS, the peer's IRS and both windows random)."""
     iss, irs = rng.getrandbits(32), rng.getrandbits(32)
@@ -260,10 +297,17 @@ def random_segment(rng, r):
 def random_case(rng):
     cfg = {"drop_synfin": rng.randrange(2), "rfc5961_rst": rng.random() < 0.8, "rfc5961_syn": rng.random() < 0.8,
            "rto_max_us": rng.choice([60000000, 4000000]), "max_retries": rng.randrange(1, 16),
-           "synrcvd_retries": rng.randrange(1, 16)}
-    kind = rng.choices(["seg", "no session", "timer"], [6, 1, 2])[0]
-    ev = {"found": True, "listening": False, "new_sess": False, "capped": False, "isn": rng.getrandbits(32),
-          "timer": kind == "timer"}
+           "synrcvd_retries": rng.randrange(1, 16), "rto_init_us": 1000000}   # the wrapper's initial RTO
+    kind = rng.choices(["seg", "no session", "timer", "close", "open"], [6, 1, 2, 2, 1])[0]
+    ev = {"kind": kind, "found": True, "listening": False, "new_sess": False, "capped": False,
+          "isn": rng.getrandbits(32), "close_rst": int(rng.random() < 0.5), "timer": kind == "timer"}
+    if kind in ("close", "open"):
+        r = random_record(rng, rng.choice(range(11)))
+        r["ended"] = int(r["state"] in (TIME_WAIT, CLOSED) or (r["state"] != FREE and rng.random() < 0.1))
+        r["orderly"] = int(r["ended"] and rng.random() < 0.5)
+        r["close_req"] = int(r["state"] in (FIN_WAIT_1, FIN_WAIT_2, CLOSING, LAST_ACK, TIME_WAIT) or rng.random() < 0.2)
+        ev["found"] = kind == "close" or rng.random() < 0.8
+        return cfg, ev, r, None
     if kind == "timer":
         st = rng.choice([SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, CLOSING, LAST_ACK, CLOSE_WAIT, TIME_WAIT])
         r = random_record(rng, st)
@@ -315,7 +359,8 @@ async def slow_events_follow_the_rfc(dut):
             r["tmr_at"] = wrap(now - rng.randrange(0, 1000))   # due
         for name in RECORD:
             getattr(dut, "i_" + name).value = int(r[name])
-        dut.ev.value = EV_TIMER if ev["timer"] else EV_SEG
+        dut.ev.value = {"timer": EV_TIMER, "close": EV_CLOSE, "open": EV_OPEN}.get(ev["kind"], EV_SEG)
+        dut.close_rst.value = ev["close_rst"]
         dut.found.value, dut.new_sess.value = int(ev["found"]), int(ev["new_sess"])
         dut.listening.value, dut.capped.value, dut.isn.value = int(ev["listening"]), int(ev["capped"]), ev["isn"]
         dut.cfg_drop_synfin.value, dut.cfg_rfc5961_rst.value = int(cfg["drop_synfin"]), int(cfg["rfc5961_rst"])
@@ -326,7 +371,9 @@ async def slow_events_follow_the_rfc(dut):
         dut.seg_seq.value, dut.seg_ack.value = seg["seq"], seg["ack"]
         dut.seg_flags.value, dut.seg_window.value = seg["flags"], seg["window"]
         await run_stages(dut)
-        want = timer_reference(r, now, cfg) if ev["timer"] else segment_reference(r, seg, ev, cfg)
+        want = (timer_reference(r, now, cfg) if ev["timer"] else
+                app_reference(r, ev, now, cfg) if ev["kind"] in ("close", "open") else
+                segment_reference(r, seg, ev, cfg))
         send = SEND[int(dut.o_send.value)]
         if send == "none" and int(dut.o_ack_now.value):
             send = "ack"
@@ -335,7 +382,12 @@ async def slow_events_follow_the_rfc(dut):
                "snd_nxt": int(dut.o_snd_nxt.value), "retries": int(dut.o_retries.value), "rto": int(dut.o_rto.value),
                "tmr_on": bool(int(dut.o_tmr_on.value)), "tmr_at": int(dut.o_tmr_at.value),
                "end": int(dut.o_end_tag.value) if int(dut.o_end_marker.value) else None,
-               "notif": int(dut.o_notif_kind.value) if int(dut.o_do_notif.value) else None}
+               "notif": int(dut.o_notif_kind.value) if int(dut.o_do_notif.value) else None,
+               "apperr": bool(int(dut.o_apperr.value)), "open_rsp": bool(int(dut.o_open_rsp.value)),
+               "open_ok": bool(int(dut.o_open_ok.value)), "try_send": bool(int(dut.o_try_send.value)),
+               "close_req": int(dut.o_close_req.value), "orderly": int(dut.o_orderly.value)}
+        if send == "syn":
+            got["syn_seq"] = int(dut.o_send_seq.value)
         if send == "rst":
             got["rst_seq"] = int(dut.o_send_seq.value)
             got["rst_ack"] = int(dut.o_rst_ack.value) if int(dut.o_rst_with_ack.value) else None
@@ -343,12 +395,13 @@ async def slow_events_follow_the_rfc(dut):
             got["notif"] = None   # an end before the connection was established is told at once
         diff = {k: (got.get(k), v) for k, v in want.items() if v is not ANY and got.get(k) != v}
         assert not diff, f"got/want {diff} for {seg} on {r} ({ev}, {cfg})"
-        key = ("timer " if ev["timer"] else "seg ") + str(r["state"] if ev["found"] else "none")
+        key = (("open" if ev["found"] else "open refused") if ev["kind"] == "open" else
+               ev["kind"] + " " + (STATE_NAMES[r["state"]] if ev["found"] else "none"))
         seen[key] = seen.get(key, 0) + 1
         await RisingEdge(dut.clk)
         dut.at_tail.value = 0
     dut._log.info("cases: %s", seen)
-    assert min(seen.values()) > N_VECTORS // 200 and len(seen) >= 18, seen
+    assert min(seen.values()) > N_VECTORS // 400 and len(seen) >= 32, seen
 
 
 def test_toe_tcp_slow_path():

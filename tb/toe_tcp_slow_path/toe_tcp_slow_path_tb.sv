@@ -14,6 +14,7 @@ module toe_tcp_slow_path_tb
   input  logic        at_pre, at_pre2, at_exec, at_tail,
   input  logic [3:0]  ev,
   input  logic        found, new_sess, listening, capped,
+  input  logic        close_rst,       // EV_CLOSE: an abort
   input  logic        cfg_drop_synfin, cfg_rfc5961_rst, cfg_rfc5961_syn,
   input  logic [31:0] cfg_rto_max_us,
   input  logic [3:0]  cfg_max_retries, cfg_synrcvd_retries,
@@ -32,7 +33,7 @@ module toe_tcp_slow_path_tb
   input  logic [31:0] i_tmr_at,
   input  logic        i_dack_on,
   input  logic [31:0] i_dack_at,
-  input  logic        i_fin_rcvd, i_fin_sent, i_active, i_ended,
+  input  logic        i_fin_rcvd, i_fin_sent, i_active, i_ended, i_orderly, i_close_req,
   // the result
   output logic [3:0]  o_state,
   output logic [2:0]  o_send,
@@ -42,7 +43,8 @@ module toe_tcp_slow_path_tb
   output logic [2:0]  o_end_tag,
   output logic        o_do_notif,
   output logic [2:0]  o_notif_kind,
-  output logic        o_chall, o_wdrop, o_badflags,
+  output logic        o_chall, o_wdrop, o_badflags, o_apperr,
+  output logic        o_open_rsp, o_open_ok, o_try_send, o_close_req, o_orderly,
   output logic [31:0] o_rcv_nxt, o_snd_una, o_snd_nxt,
   output logic [3:0]  o_retries,
   output logic [31:0] o_rto,
@@ -60,7 +62,8 @@ module toe_tcp_slow_path_tb
     {rec.snd_wnd, rec.max_sndwnd, rec.tx_done, rec.rcv_nxt, rec.rcv_adv} = {i_snd_wnd, i_max_sndwnd, i_tx_done, i_rcv_nxt, i_rcv_adv};
     {rec.mss, rec.rto, rec.retries} = {16'd1460, i_rto, i_retries};
     {rec.tmr_on, rec.tmr_at, rec.dack_on, rec.dack_at} = {i_tmr_on, i_tmr_at, i_dack_on, i_dack_at};
-    {rec.fin_rcvd, rec.fin_sent, rec.active, rec.ended} = {i_fin_rcvd, i_fin_sent, i_active, i_ended};
+    {rec.fin_rcvd, rec.fin_sent, rec.active, rec.ended, rec.orderly, rec.close_req} =
+      {i_fin_rcvd, i_fin_sent, i_active, i_ended, i_orderly, i_close_req};
     {rec.remote_ip, rec.remote_port, rec.local_port} = {32'hC0000201, 16'd40000, 16'd80};
   end
   tcp_seg_t seg;
@@ -79,7 +82,7 @@ module toe_tcp_slow_path_tb
   toe_tcp_slow_path #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_dut (
     .clk, .rst, .at_pre, .at_pre2, .at_exec, .at_tail, .ev(event_e'(ev)), .sid('0), .seg,
     .seg_end(seg_seq), .seg_last(seg_seq + seg_len - 32'd1), .found, .new_sess, .listening, .capped,
-    .open_req('0), .open_lport('0), .close_rst(1'b0), .isn, .rec,
+    .open_req('{remote_ip: 32'hC0000202, remote_port: 16'd443}), .open_lport(16'd50000), .close_rst, .isn, .rec,
     .tx_app(i_tx_done), .tx_want('0), .sendable(1'b1), .rx_read(i_rcv_nxt), .rx_req(i_rcv_nxt), .readable(1'b0),
     .rx_done(i_rcv_nxt), .now_us, .cfg, .pre, .pre_reg, .step_kept(kept), .step_tail(t)
   );
@@ -87,7 +90,9 @@ module toe_tcp_slow_path_tb
   assign {o_state, o_send, o_send_seq, o_rst_ack, o_rst_with_ack, o_ack_now} =
          {4'(t.ns.state), 3'(t.send), t.send_seq, t.rst_ack, t.rst_with_ack, t.ack_now};
   assign {o_end_marker, o_end_tag, o_do_notif, o_notif_kind} = {t.end_marker, t.end_tag, t.do_notif, 3'(t.notif_kind)};
-  assign {o_chall, o_wdrop, o_badflags} = {t.count.chall, t.count.wdrop, t.count.badflags};
+  assign {o_chall, o_wdrop, o_badflags, o_apperr} = {t.count.chall, t.count.wdrop, t.count.badflags, t.count.apperr};
+  assign {o_open_rsp, o_open_ok, o_try_send, o_close_req, o_orderly} =
+         {t.do_openrsp, t.open_ok, t.try_send, t.ns.close_req, t.ns.orderly};
   assign {o_rcv_nxt, o_snd_una, o_snd_nxt, o_retries, o_rto, o_tmr_on, o_tmr_at} =
          {t.ns.rcv_nxt, t.ns.snd_una, t.ns.snd_nxt, t.ns.retries, t.ns.rto, t.ns.tmr_on, t.ns.tmr_at};
 endmodule
