@@ -341,11 +341,13 @@ module toe_tcp
   );
 
   toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
-    .clk, .rst, .now_us(now_us_reg), .cfg_mem_base, .cfg_mss, .cfg_mss_min, .cfg_fin_wait_2_us, .cfg_keepalive_idle_us,
-    .cfg_keepalive_intvl_us, .cfg_keepalive_probes,
-    .cfg_synrcvd_retries, .cfg_rto_init_us, .cfg_rto_min_us,
-    .cfg_rto_max_us, .cfg_max_retries, .cfg_delack_us, .cfg_time_wait_us, .cfg_drop_synfin,
-    .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
+    .clk, .rst, .now_us(now_us_reg),
+    .cfg('{mem_base: cfg_mem_base, mss: cfg_mss, mss_min: cfg_mss_min, fin_wait_2_us: cfg_fin_wait_2_us,
+           keepalive_idle_us: cfg_keepalive_idle_us, keepalive_intvl_us: cfg_keepalive_intvl_us,
+           keepalive_probes: cfg_keepalive_probes, rto_init_us: cfg_rto_init_us, rto_min_us: cfg_rto_min_us,
+           rto_max_us: cfg_rto_max_us, max_retries: cfg_max_retries, synrcvd_retries: cfg_synrcvd_retries,
+           delack_us: cfg_delack_us, time_wait_us: cfg_time_wait_us, drop_synfin: cfg_drop_synfin,
+           rfc5961_rst: cfg_rfc5961_rst, rfc5961_syn: cfg_rfc5961_syn, nagle: cfg_nagle}),
     .s_seg_valid(seg_lk_valid), .s_seg_ready(seg_lk_ready), .s_seg(seg_lk),
     .s_isn_valid(seg_isn_valid), .s_isn_ready(seg_isn_ready), .s_isn(seg_isn),
     .isn_req_valid(core_isn_req_valid), .isn_req_ready(isn_ready), .isn_req(core_isn_req),

@@ -72,24 +72,7 @@ module toe_tcp_core
   input  logic          clk,
   input  logic          rst,
   input  logic [31:0]   now_us,            // free-running microsecond clock
-  input  logic [47:0]   cfg_mem_base,
-  input  logic [15:0]   cfg_mss,           // MSS we announce and the cap on the peer's
-  input  logic [15:0]   cfg_mss_min,       // floor on the peer's MSS (a smaller one is raised, counted)
-  input  logic [31:0]   cfg_fin_wait_2_us, // FIN-WAIT-2 without data or FIN from the peer this long: abort (0: never)
-  input  logic [31:0]   cfg_keepalive_idle_us,   // RFC 1122 keepalive: idle time before probing (0: off)
-  input  logic [31:0]   cfg_keepalive_intvl_us,  // between unanswered probes
-  input  logic [3:0]    cfg_keepalive_probes,    // unanswered probes before the abort
-  input  logic [31:0]   cfg_rto_init_us,
-  input  logic [31:0]   cfg_rto_min_us,
-  input  logic [31:0]   cfg_rto_max_us,
-  input  logic [3:0]    cfg_max_retries,   // retransmissions before the connection is aborted
-  input  logic [3:0]    cfg_synrcvd_retries,  // SYN-ACK retransmissions before a half-open one is dropped
-  input  logic [31:0]   cfg_delack_us,
-  input  logic [31:0]   cfg_time_wait_us,  // 2*MSL
-  input  logic          cfg_drop_synfin,   // drop SYN+FIN in LISTEN and SYN-SENT (else: a SYN)
-  input  logic          cfg_rfc5961_rst,   // 1: challenge ACK for an in-window RST not at RCV.NXT
-  input  logic          cfg_rfc5961_syn,   // 1: challenge ACK for a SYN in a synchronized state
-  input  logic          cfg_nagle,         // 1: a short segment waits while data is unacknowledged
+  input  proto_cfg_t    cfg,               // the protocol settings (toe_tcp's cfg_* ports)
   // received segments with their session (toe_tcp_seg_lookup; payload frames are steered by m_steer)
   input  logic          s_seg_valid,
   output logic          s_seg_ready,
@@ -750,7 +733,7 @@ module toe_tcp_core
     .is_seg(ev_reg == EV_SEG), .is_rd_wake(ev_reg == EV_RD_WAKE), .seg_may(fast_seg_reg), .wake_may(fast_wake_reg),
     .with_data(fast_data_reg), .seg(g), .seg_end(seg_end_reg), .found(found_now),
     .rec(s), .rec_ram(rd_ram), .rec_new(rd_new), .rec_old(rd_old), .rec_is_new(rd_is_new), .rec_is_old(rd_is_old),
-    .tx_want, .rd_wake_ack(pre.rd_wake_ack), .now_us, .cfg_delack_us,
+    .tx_want, .rd_wake_ack(pre.rd_wake_ack), .now_us, .cfg_delack_us(cfg.delack_us),
     .fast, .next(fs), .ack_now(fast_ack_now), .ack_second(fast_ack_second)
   );
 
@@ -770,12 +753,7 @@ module toe_tcp_core
     .open_lport(tab_lport_reg), .close_rst(close_reg.send_rst), .isn,
     .rec(s), .tx_app(txreq_rd_tx_app), .tx_want, .sendable(txreq_rd_sendable), .rx_read(rxread_rd_rx_read),
     .rx_req(rxread_rd_rx_req), .readable(rxread_rd_readable), .rx_done(rxd_rd_rx_done), .now_us,
-    .cfg('{mem_base: cfg_mem_base, mss: cfg_mss, mss_min: cfg_mss_min, fin_wait_2_us: cfg_fin_wait_2_us,
-           keepalive_idle_us: cfg_keepalive_idle_us, keepalive_intvl_us: cfg_keepalive_intvl_us,
-           keepalive_probes: cfg_keepalive_probes, rto_init_us: cfg_rto_init_us, rto_min_us: cfg_rto_min_us,
-           rto_max_us: cfg_rto_max_us, max_retries: cfg_max_retries, synrcvd_retries: cfg_synrcvd_retries,
-           delack_us: cfg_delack_us, time_wait_us: cfg_time_wait_us, drop_synfin: cfg_drop_synfin,
-           rfc5961_rst: cfg_rfc5961_rst, rfc5961_syn: cfg_rfc5961_syn}),
+    .cfg,
     .pre, .pre_reg, .step_kept(slow_step), .step_tail(slow_tail)
   );
   // the engines' values the executing event uses (the post stage passes them on)
@@ -790,7 +768,7 @@ module toe_tcp_core
     step_t t;
     t = slow_tail;
     if (state_reg == ST_PRE) begin   // the fast path's (its pushes are gated by the verdict below)
-      t = step_none(s, g, SID_W'(sid_reg), ring_base(cfg_mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES));
+      t = step_none(s, g, SID_W'(sid_reg), ring_base(cfg.mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES));
       t.ns = fs;
       t.ack_now = fast_ack_now;
       t.ack_second = fast_ack_second;
@@ -943,7 +921,7 @@ module toe_tcp_core
     .clk, .rst, .at_tail(state_reg == ST_TAIL), .step_rec(slow_step.ns), .at_size(size_valid_reg),
     .rec(post_sess_reg), .chosen(post_send_reg), .chosen_seq(post_seq_reg), .try_send(post_try_send_reg),
     .sws_override(post_sws_override_reg), .tx_app_fixed(post_tx_app_fixed_reg), .tx_app(post_tx_app_reg),
-    .persist_before(post_persist_before_reg), .nagle(cfg_nagle), .now_us, .sendq_room(sendq_room_post),
+    .persist_before(post_persist_before_reg), .nagle(cfg.nagle), .now_us, .sendq_room(sendq_room_post),
     .sent_rec(sent_sess), .sent_send, .sent_seq, .sent_len, .sent_sendq
   );
   always_ff @(posedge clk) begin
@@ -1027,8 +1005,8 @@ module toe_tcp_core
   // compare in front of the arm queue's push and refund: 3.25 ns at 512 bits, stop 56)
   logic [31:0] idle_fw2_at_reg, idle_keep_at_reg;
   always_ff @(posedge clk) begin
-    idle_fw2_at_reg <= now_us + cfg_fin_wait_2_us;
-    idle_keep_at_reg <= now_us + cfg_keepalive_idle_us;
+    idle_fw2_at_reg <= now_us + cfg.fin_wait_2_us;
+    idle_keep_at_reg <= now_us + cfg.keepalive_idle_us;
   end
   wire tmr_first_kept = seq_lt(sent_sess_reg.tmr_at, sent_sess_reg.dack_at);
   wire tmr_first_fw2 = seq_lt(idle_fw2_at_reg, sent_sess_reg.dack_at);
@@ -1050,7 +1028,7 @@ module toe_tcp_core
     do_sendq = sent_sendq_reg;
     // ---- idle timer: FIN-WAIT-2 timeout (restarted by data from the peer) and keepalive
     // (restarted by anything acceptable from it), armed when nothing is in flight or waiting
-    if (!post_dbg_reg && ((fin_sess.state == FIN_WAIT_2 && cfg_fin_wait_2_us != '0) || (is_estab(fin_sess.state) && cfg_keepalive_idle_us != '0)) &&
+    if (!post_dbg_reg && ((fin_sess.state == FIN_WAIT_2 && cfg.fin_wait_2_us != '0) || (is_estab(fin_sess.state) && cfg.keepalive_idle_us != '0)) &&
         fin_sess.snd_una == fin_sess.snd_max && !wants_window(fin_sess) &&
         (!fin_sess.tmr_on || (fin_sess.state == FIN_WAIT_2 ? post_accepted_reg : post_heard_reg))) begin
       fin_sess.tmr_on = 1'b1;
@@ -1085,8 +1063,8 @@ module toe_tcp_core
         post_cmd.flags = (seq_post + 32'(len_post) == fin_sess.tx_done) ? 8'h18 : 8'h10;
         post_cmd.length = len_post;
       end
-      SEND_SYN:    begin post_cmd.flags = 8'h02; post_cmd.mss = cfg_mss; post_cmd.ack = '0; post_cmd.window = 16'(MAX_WIN); end
-      SEND_SYNACK: begin post_cmd.flags = 8'h12; post_cmd.mss = cfg_mss; post_cmd.seq = fin_sess.snd_una; end
+      SEND_SYN:    begin post_cmd.flags = 8'h02; post_cmd.mss = cfg.mss; post_cmd.ack = '0; post_cmd.window = 16'(MAX_WIN); end
+      SEND_SYNACK: begin post_cmd.flags = 8'h12; post_cmd.mss = cfg.mss; post_cmd.seq = fin_sess.snd_una; end
       SEND_FIN:    post_cmd.flags = 8'h11;
       SEND_PROBE:  begin post_cmd.flags = 8'h10; post_cmd.seq = fin_sess.snd_una - 1; end
       SEND_RST:    begin

@@ -16,7 +16,7 @@ package toe_tcp_step_pkg;
   } event_e;
   localparam int unsigned N_EV = 9;
 
-  // The protocol settings (the core's cfg_* ports; docs/registers.md)
+  // The protocol settings (toe_tcp's cfg_* ports, which say what each is; docs/registers.md)
   typedef struct packed {
     logic [47:0] mem_base;
     logic [15:0] mss, mss_min;
@@ -25,7 +25,7 @@ package toe_tcp_step_pkg;
     logic [31:0] rto_init_us, rto_min_us, rto_max_us;
     logic [3:0]  max_retries, synrcvd_retries;
     logic [31:0] delack_us, time_wait_us;
-    logic        drop_synfin, rfc5961_rst, rfc5961_syn;
+    logic        drop_synfin, rfc5961_rst, rfc5961_syn, nagle;
   } proto_cfg_t;
 
   // What to send, decided during the step and built at its end (with the final window).
