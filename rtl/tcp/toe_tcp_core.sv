@@ -426,6 +426,7 @@ module toe_tcp_core
   end
 
   // ---------------- event selection ----------------
+  localparam int unsigned N_EV = int'(EV_TOLD) + 1;   // the kinds of event (toe_tcp_step_pkg::event_e)
   event_e ev_reg;
   logic [SW:0] init_reg;
   logic new_reg, found_reg, listening_reg, capped_reg;

@@ -13,8 +13,7 @@ package toe_tcp_step_pkg;
   typedef enum logic [3:0] {
     EV_RD_WAKE, EV_OPEN, EV_CLOSE, EV_TX_WAKE, EV_SEG,
     EV_SENDQ, EV_TIMER, EV_DBG, EV_TOLD
-  } event_e;
-  localparam int unsigned N_EV = 9;
+  } event_e;   // (EV_TOLD last: the core counts the kinds by it)
 
   // The protocol settings (toe_tcp's cfg_* ports, which say what each is; docs/registers.md)
   typedef struct packed {
