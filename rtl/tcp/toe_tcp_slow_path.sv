@@ -216,6 +216,25 @@ module toe_tcp_slow_path
   step_t step_init;
   assign step_init = step_none(s, g, SID_W'(sid), ring_base(cfg.mem_base, SID_W'(sid), 1'b0, RING_BYTES));
 
+  // A new session (a passive open's SYN-RECEIVED, an active open's SYN-SENT): its tuple, our
+  // SYN sent (SND.UNA = ISS, SND.NXT = SND.MAX = ISS + 1; TX_APP after it) and its
+  // retransmission timer at the initial RTO; every other field zero
+  function automatic step_t session_opens(input step_t x, input tcp_state_e st, input logic [31:0] remote_ip,
+                                          input logic [15:0] remote_port, local_port);
+    step_t y = x;
+    y.ns = '0;
+    y.ns.state = st;
+    {y.ns.remote_ip, y.ns.remote_port, y.ns.local_port} = {remote_ip, remote_port, local_port};
+    y.ns.snd_una = isn;
+    y.ns.snd_nxt = isn + 1;
+    y.ns.snd_max = isn + 1;
+    y.tx_init = 1'b1;
+    y.ns.tx_done = isn + 1;
+    y.ns.rto = cfg.rto_init_us;
+    y.ns.tmr_on = 1'b1;
+    y.ns.tmr_at = now_us + cfg.rto_init_us;
+    return y;
+  endfunction
   // The peer's SYN taken (a passive open, or the SYN an active open gets): the receive side
   // starts after it, with the peer's MSS (clamped) and the full window advertised
   function automatic step_t peer_syn_taken(input step_t x);
@@ -458,24 +477,12 @@ module toe_tcp_slow_path
         r.do_steer = 1'b1;
         unique case (plan_reg.seg_case)   // seg_plan_of
           SEG_NEW: begin   // passive open: SYN to a listened port, new session
-            r.ns = '0;
-            r.ns.state = SYN_RCVD;
-            r.ns.remote_ip = g.remote_ip;
-            r.ns.remote_port = g.remote_port;
-            r.ns.local_port = g.local_port;
-            r.ns.snd_una = isn;
-            r.ns.snd_nxt = isn + 1;
-            r.ns.snd_max = isn + 1;
-            r.tx_init = 1'b1;
-            r.ns.tx_done = isn + 1;
+            r = session_opens(r, SYN_RCVD, g.remote_ip, g.remote_port, g.local_port);
             r.ns.snd_wnd = g.window;
             r.ns.max_sndwnd = g.window;
             r.ns.snd_wl1 = g.seq;
             r.ns.snd_wl2 = isn;
             r = peer_syn_taken(r);
-            r.ns.rto = cfg.rto_init_us;
-            r.ns.tmr_on = 1'b1;
-            r.ns.tmr_at = now_us + cfg.rto_init_us;
             r.send = SEND_SYNACK;
             r.count.passive = 1'b1;
           end
@@ -597,20 +604,8 @@ module toe_tcp_slow_path
       EV_OPEN: begin
         r.do_openrsp = 1'b1;
         if (pre_reg.found) begin
-          r.ns = '0;
-          r.ns.state = SYN_SENT;
-          r.ns.remote_ip = open_req.remote_ip;
-          r.ns.remote_port = open_req.remote_port;
-          r.ns.local_port = open_lport;
-          r.ns.snd_una = isn;
-          r.ns.snd_nxt = isn + 1;
-          r.ns.snd_max = isn + 1;
-          r.tx_init = 1'b1;
-          r.ns.tx_done = isn + 1;
+          r = session_opens(r, SYN_SENT, open_req.remote_ip, open_req.remote_port, open_lport);
           r.ns.mss = cfg.mss;
-          r.ns.rto = cfg.rto_init_us;
-          r.ns.tmr_on = 1'b1;
-          r.ns.tmr_at = now_us + cfg.rto_init_us;
           r.ns.rtt_on = 1'b1;
           r.ns.rtt_seq = isn;
           r.ns.rtt_t0 = now_us;

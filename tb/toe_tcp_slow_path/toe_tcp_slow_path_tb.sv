@@ -75,7 +75,7 @@ module toe_tcp_slow_path_tb
                  keepalive_intvl_us: 32'd75000000, keepalive_probes: 4'd9, rto_init_us: 32'd1000000,
                  rto_min_us: 32'd200000, rto_max_us: cfg_rto_max_us, max_retries: cfg_max_retries,
                  synrcvd_retries: cfg_synrcvd_retries, delack_us: 32'd40000, time_wait_us: 32'd60000000,
-                 drop_synfin: cfg_drop_synfin, rfc5961_rst: cfg_rfc5961_rst, rfc5961_syn: cfg_rfc5961_syn};
+                 drop_synfin: cfg_drop_synfin, rfc5961_rst: cfg_rfc5961_rst, rfc5961_syn: cfg_rfc5961_syn, nagle: 1'b0};
 
   pre_t pre, pre_reg;
   step_t kept, t;
