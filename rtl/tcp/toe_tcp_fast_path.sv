@@ -2,7 +2,7 @@
 // toe_tcp_fast_path: the RX fast path's verdict and its result, combinational, in the
 // cycle after the record's read (the core's ST_PRE). The core writes `next` back and
 // pushes the segment's payload job when `fast` is set; otherwise the event takes the slow
-// path (toe_tcp_core's pre stage, step and tail), which applies every rule.
+// path (toe_tcp_slow_path: pre stage, step and tail), which applies every rule.
 //
 // Fast (`fast`) are exactly:
 //   - a received segment of an ESTABLISHED session (`found`: the record holds its tuple)
@@ -24,7 +24,7 @@
 // acknowledged as RFC 1122 4.2.3.2 says (delayed_ack): at once when shorter than the MSS
 // (`ack_now`), on every second full-sized segment (`ack_second`), else by the delayed-ACK
 // timer. An app read gives `ack_now` when it opened the window by a step
-// (`rd_wake_ack`, the core's pre stage's).
+// (`rd_wake_ack`, the slow path's pre stage's).
 // Timing: the record tests are made once per candidate of the record read (the RAM's
 // output register and the core's last two writes, `rec_ram`/`rec_new`/`rec_old`) and
 // chosen after (`rec_is_new`, `rec_is_old`), so that the 32-bit compares start at

@@ -258,7 +258,7 @@ package toe_tcp_pkg;
   // The TX ring's free space, ring - (TX_APP - SND.UNA), and the space left after `want`
   // bytes, each one sum with the constants first; `want` fits when what is left is not
   // negative (one sign in ring width). Exact for an occupancy TX_APP - SND.UNA of -1 (a FIN
-  // acked) to ring and want <= max(ring, 65535): the core's pre stage and the TX request
+  // acked) to ring and want <= max(ring, 65535): the slow path's pre stage and the TX request
   // engine test the same rule with these (the difference, the space and a compare in series
   // were 3.61 ns into the pre stage at 512 bits, stop 53).
   function automatic logic [31:0] tx_ring_free(input logic [31:0] snd_una, tx_app, ring);
