@@ -745,11 +745,12 @@ module toe_tcp_core
   // four (the finish in between writes another session's).
   step_t slow_step;         // the step of the event's kind, kept in ST_EXEC (the size step reads it)
   step_t slow_tail;         // the tail's result, in ST_TAIL
+  wire [47:0] rx_base = ring_base(cfg.mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES);   // the event's RX ring
   toe_tcp_slow_path #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_slow (
     .clk, .rst,
     .at_pre(state_reg == ST_PRE), .at_pre2(state_reg == ST_PRE2), .at_exec(state_reg == ST_EXEC),
     .at_tail(state_reg == ST_TAIL),
-    .ev(ev_reg), .sid(sid_reg), .seg(g), .seg_end(seg_end_reg), .seg_last(seg_last_reg), .found(found_now),
+    .ev(ev_reg), .sid(sid_reg), .rx_base, .seg(g), .seg_end(seg_end_reg), .seg_last(seg_last_reg), .found(found_now),
     .new_sess(new_reg), .listening(listening_reg), .capped(capped_reg), .open_req(open_reg),
     .open_lport(tab_lport_reg), .close_rst(close_reg.send_rst), .isn,
     .rec(s), .tx_app(txreq_rd_tx_app), .tx_want, .sendable(txreq_rd_sendable), .rx_read(rxread_rd_rx_read),
@@ -769,7 +770,7 @@ module toe_tcp_core
     step_t t;
     t = slow_tail;
     if (state_reg == ST_PRE) begin   // the fast path's (its pushes are gated by the verdict below)
-      t = step_none(s, g, SID_W'(sid_reg), ring_base(cfg.mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES));
+      t = step_none(s, g, SID_W'(sid_reg), rx_base);
       t.ns = fs;
       t.ack_now = fast_ack_now;
       t.ack_second = fast_ack_second;

@@ -43,6 +43,7 @@ module toe_tcp_slow_path
   // the event
   input  event_e        ev,
   input  logic [$clog2(MAX_SESSIONS)-1:0] sid,   // the event's session
+  input  logic [47:0]   rx_base,          // its RX ring's base address (toe_tcp_pkg::ring_base)
   input  tcp_seg_t      seg,              // EV_SEG: the segment
   input  logic [31:0]   seg_end,          // SEG.SEQ + payload length
   input  logic [31:0]   seg_last,         // SEG.SEQ + SEG.LEN - 1 (SYN and FIN counted)
@@ -214,7 +215,7 @@ module toe_tcp_slow_path
   // queues and the post stage. The fast path's event gives its own outputs in ST_PRE.
   // every output's value when the step does not set it
   step_t step_init;
-  assign step_init = step_none(s, g, SID_W'(sid), ring_base(cfg.mem_base, SID_W'(sid), 1'b0, RING_BYTES));
+  assign step_init = step_none(s, g, SID_W'(sid), rx_base);
 
   // A new session (a passive open's SYN-RECEIVED, an active open's SYN-SENT): its tuple, our
   // SYN sent (SND.UNA = ISS, SND.NXT = SND.MAX = ISS + 1; TX_APP after it) and its

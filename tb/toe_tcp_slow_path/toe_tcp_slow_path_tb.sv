@@ -80,7 +80,7 @@ module toe_tcp_slow_path_tb
   pre_t pre, pre_reg;
   step_t kept, t;
   toe_tcp_slow_path #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_dut (
-    .clk, .rst, .at_pre, .at_pre2, .at_exec, .at_tail, .ev(event_e'(ev)), .sid('0), .seg,
+    .clk, .rst, .at_pre, .at_pre2, .at_exec, .at_tail, .ev(event_e'(ev)), .sid('0), .rx_base('0), .seg,
     .seg_end(seg_seq), .seg_last(seg_seq + seg_len - 32'd1), .found, .new_sess, .listening, .capped,
     .open_req('{remote_ip: 32'hC0000202, remote_port: 16'd443}), .open_lport(16'd50000), .close_rst, .isn, .rec,
     .tx_app(i_tx_done), .tx_want('0), .sendable(1'b1), .rx_read(i_rcv_nxt), .rx_req(i_rcv_nxt), .readable(1'b0),
