@@ -11,8 +11,8 @@ import cocotb
 from cocotb.triggers import Timer
 
 import runner
-from sendrule import send_ref
 from seqspace import M, le, lt, wrap
+from tcp_ref import acceptable_ref, send_more, send_ref
 
 N_RANDOM = 3000
 
@@ -26,21 +26,7 @@ def rand_seq(rng):
     return rng.choice([rng.getrandbits(32), M - 1 - rng.getrandbits(12), rng.getrandbits(12)])
 
 
-# ---- RFC 9293 3.10.7.4: acceptability ----
-def acceptable_ref(seq, seg_len, rcv_nxt, rcv_wnd):
-    """The four cases of the table: a sequence number x is in the window when
-    RCV.NXT =< x < RCV.NXT + RCV.WND."""
-    def in_window(x):
-        return le(rcv_nxt, x) and lt(x, wrap(rcv_nxt + rcv_wnd))
-    if seg_len == 0 and rcv_wnd == 0:
-        return seq == rcv_nxt
-    if seg_len == 0:
-        return in_window(seq)
-    if rcv_wnd == 0:
-        return False
-    return in_window(seq) or in_window(wrap(seq + seg_len - 1))
-
-
+# ---- RFC 9293 3.10.7.4: acceptability (acceptable_ref, tb/common/tcp_ref.py) ----
 @cocotb.test()
 async def acceptability_is_the_rfc_table(dut):
     """The engine gives the window as its right edge RCV.ADV = RCV.NXT + RCV.WND (an edge
@@ -208,7 +194,7 @@ async def rtt_estimator_is_rfc6298(dut):
         assert int(dut.rtt_us_o.value) == max(1, wrap(now - sent)), (now, sent)
 
 
-# ---- RFC 1122 4.2.3.4 (sender SWS avoidance) with Nagle (RFC 896): send_ref, tb/common/sendrule.py ----
+# ---- RFC 1122 4.2.3.4 (sender SWS avoidance) with Nagle (RFC 896): send_ref, tb/common/tcp_ref.py ----
 @cocotb.test()
 async def send_decision_is_rfc1122_with_nagle(dut):
     rng = random.Random(4)
@@ -233,10 +219,10 @@ async def send_decision_is_rfc1122_with_nagle(dut):
         # SND.NXT and SND.MAX after the segment; whether data and window go on past a full one
         nxt_after = wrap(nxt + want[0])
         max_after = nxt_after if lt(snd_max, nxt_after) else snd_max
-        d, u = (wrap(x) if wrap(x) < 1 << 31 else 0 for x in (queued_end - nxt, una + wnd - nxt))
+        more = send_more(una, nxt, queued_end, wnd, mss)
         got = (int(dut.snd_nxt_o.value), int(dut.snd_max_o.value), bool(int(dut.snd_more.value)),
                bool(int(dut.snd_go.value)))
-        assert got == (nxt_after, max_after, d > mss and u > mss, want[0] > 0), (got, nxt_after, max_after, d, u, mss)
+        assert got == (nxt_after, max_after, more, want[0] > 0), (got, nxt_after, max_after, more, mss)
         sent += want[0] > 0
         held += want[1]
     assert sent > N_RANDOM // 4 and held > N_RANDOM // 100, (sent, held)

@@ -2,7 +2,7 @@
 slow event sends after its step, and the timers sending arms.
 
   - the send rule, RFC 1122 4.2.3.4 (sender silly-window avoidance) with Nagle (RFC 896):
-    tb/common/sendrule.py (also the rules test's reference); data goes at SND.NXT, and
+    tb/common/tcp_ref.py (also the rules test's reference); data goes at SND.NXT, and
     SND.MAX moves past it when it is new data;
   - RFC 6298 5.1: every data segment (and the FIN) starts the retransmission timer when it
     is not running (here also when nothing was in flight: a running timer is then the
@@ -28,8 +28,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
 import runner
-from sendrule import send_ref
 from seqspace import lt, wrap
+from tcp_ref import send_more, send_ref
 
 N_VECTORS = 5000
 (FREE, SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_WAIT, LAST_ACK,
@@ -73,8 +73,7 @@ def reference(r, ev, now):
         n["snd_nxt"] = wrap(nxt + size)
         n["snd_max"] = n["snd_nxt"] if lt(mx, n["snd_nxt"]) else mx
         arm()
-        d, u = (wrap(x) if wrap(x) < 1 << 31 else 0 for x in (done - nxt, una + wnd - nxt))
-        if d > mss and u > mss and not n["in_sendq"]:
+        if send_more(una, nxt, done, wnd, mss) and not n["in_sendq"]:
             n["in_sendq"], sendq = 1, True
     elif (r["close_req"] and not r["fin_sent"] and nxt == done and ev["tx_app_fixed"] and done == ev["tx_app"]
           and r["state"] in (ESTABLISHED, CLOSE_WAIT) and window_open):
