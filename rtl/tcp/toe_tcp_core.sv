@@ -1165,6 +1165,7 @@ module toe_tcp_core
     if (exec && do_rxw2) begin
       rxw2_reg <= rxw;
       rxw2_reg.length <= '0;
+      rxw2_reg.reassembled <= '0;   // a marker: no bytes (toe_tcp_rx_deliver)
       rxw2_reg.tag <= step.end_tag;
     end
     push_rxw2 <= exec && do_rxw2;
@@ -1291,8 +1292,11 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && post_write_reg && fin_whole.state != FREE && fin_whole.state != CLOSED) begin
     assert (seq_le(fin_whole.snd_una, fin_whole.snd_nxt) && seq_le(fin_whole.snd_nxt, fin_whole.snd_max))
       else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", post_sid_reg);
-    // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the ring
-    assert (reasm_set_ok(fin_whole.ooo, fin_whole.rcv_nxt, RING))
+    // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the
+    // ring; in SYN-RECEIVED the one there may be is the data the SYN carried, from RCV.NXT
+    // (toe_tcp_slow_path's syn_data_held)
+    assert (fin_whole.state == SYN_RCVD ? syn_held_ok(fin_whole.ooo, fin_whole.rcv_nxt, RING)
+                                        : reasm_set_ok(fin_whole.ooo, fin_whole.rcv_nxt, RING))
       else $error("toe_tcp_core: session %0d out-of-order intervals out of order, adjacent or outside (RCV.NXT, RCV.NXT+ring]", post_sid_reg);
     // an ACK owed for a received segment always has the delayed-ACK timer behind it (the ACK
     // of a second segment may wait for data in the send queue: the timer event bounds the wait)

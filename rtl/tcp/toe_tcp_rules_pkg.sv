@@ -557,4 +557,11 @@ package toe_tcp_rules_pkg;
     end
     return ok;
   endfunction
+  // The set in SYN-RECEIVED (for assertions): empty, or one interval from RCV.NXT, inside
+  // the ring (the data a SYN carried, held until the connection is established)
+  function automatic logic syn_held_ok(input ooo_set_t set, input logic [31:0] rcv_nxt, ring_bytes);
+    logic ok = !set[0].on || (set[0].lo == rcv_nxt && seq_lt(set[0].lo, set[0].hi) && set[0].hi - rcv_nxt <= ring_bytes);
+    for (int k = 1; k < OOO_INTERVALS; k++) if (set[k].on) ok = 1'b0;
+    return ok;
+  endfunction
 endpackage

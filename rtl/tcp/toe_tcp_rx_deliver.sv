@@ -9,7 +9,9 @@
 //   reassembled bytes is given, unless the connection was aborted (the core's drop bit;
 //   RFC 9293 3.10.7.4: a reset flushes the segment queues).
 //   A data job with RING_TAG_NONE stored bytes out of order: nothing to tell yet.
-//   A 0-length marker job gives the notification its tag names (PEER_FIN, CLOSED, RESET):
+//   A 0-length job with reassembled bytes is a data job that stored nothing itself: the
+//   bytes a SYN carried, held until the connection was established, join the stream.
+//   A 0-length marker job (no reassembled bytes) gives the notification its tag names (PEER_FIN, CLOSED, RESET):
 //   it follows the session's data jobs through the writer, so it follows their DATA.
 // The core's own notifications (NEW, and the end of a connection that never got
 // established, which has no data) are merged in ahead of this engine's: the core gives a
@@ -81,8 +83,9 @@ module toe_tcp_rx_deliver
   logic [SW-1:0] init_sid_reg;
   logic [31:0] init_val_reg;
 
-  wire st_data = st_valid_reg && st_job_reg.length != '0 && st_job_reg.tag != RING_TAG_NONE;
-  wire st_marker = st_valid_reg && st_job_reg.length == '0 && st_job_reg.tag != RING_TAG_NONE;
+  wire st_bytes = st_job_reg.length != '0 || st_job_reg.reassembled != '0;
+  wire st_data = st_valid_reg && st_bytes && st_job_reg.tag != RING_TAG_NONE;
+  wire st_marker = st_valid_reg && !st_bytes && st_job_reg.tag != RING_TAG_NONE;
   // a pending init takes the table's write port; a completion that writes waits a cycle
   wire st_hold = init_pend_reg && st_data;
   wire st_advance = st_valid_reg && !st_hold;

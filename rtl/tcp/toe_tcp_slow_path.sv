@@ -248,6 +248,25 @@ module toe_tcp_slow_path
     y.count.mss_clamp = pre_reg.peer.clamped;
     return y;
   endfunction
+  // Data a SYN carries without an ACK (a passive open's SYN, or the peer's SYN in a
+  // simultaneous open) is queued "for processing after the ESTABLISHED state has been
+  // reached" (RFC 9293 3.10.7.2, 3.10.7.3): stored in the ring from RCV.NXT, up to the
+  // window our SYN-ACK offers, with no one told, and held as out-of-order interval 0
+  // starting at RCV.NXT (which only SYN-RECEIVED has: anywhere else the intervals lie
+  // past RCV.NXT). Meanwhile only the SYN is acknowledged. The ACK that establishes the
+  // connection joins it to the stream (step_ack).
+  function automatic step_t syn_data_held(input step_t x);
+    step_t y = x;
+    if (pre_reg.payload) begin
+      y.steer_accept = 1'b1;
+      y.do_rxw = 1'b1;
+      y.rxw.tag = RING_TAG_NONE;
+      y.rxw.offset = g.seq + 1;
+      y.rxw.length = 17'(pre_reg.syn_take);
+      y.ns.ooo[0] = '{on: 1'b1, lo: g.seq + 1, hi: g.seq + 1 + pre_reg.syn_take};
+    end
+    return y;
+  endfunction
   // TIME-WAIT begins (our FIN acknowledged after the peer's, or the peer's after ours): its
   // timer runs, and the end marker tells the app CLOSED
   function automatic step_t time_wait_begins(input step_t x);
@@ -298,6 +317,7 @@ module toe_tcp_slow_path
     ack_answer_e ack_answer;
     tcp_state_e  st_ack;    // a synchronized state after the ACK of a segment that goes on
     logic        goes_on;   // the ACK does not end the step: payload and FIN are taken
+    logic        held_joins;  // it establishes the connection, and data its SYN carried joins
   } seg_plan_t;
   function automatic seg_plan_t seg_plan_of(input tcp_state_e st, input pre_t p);
     seg_plan_t y;
@@ -327,6 +347,7 @@ module toe_tcp_slow_path
     // the ACK ends the step: it is refused, LAST-ACK's FIN is acknowledged (closed), a FIN
     // in TIME-WAIT (ACK, the timer restarts)
     y.goes_on = y.ack_answer == ACK_TAKEN && !(st == LAST_ACK && p.fin_acked) && !(st == TIME_WAIT && g.flags[F_FIN]);
+    y.held_joins = st == SYN_RCVD && y.ack_answer == ACK_TAKEN && s.ooo[0].on;   // syn_data_held
     return y;
   endfunction
   seg_plan_t plan_reg;
@@ -402,8 +423,23 @@ module toe_tcp_slow_path
         default: ;
       endcase
     end
+    // ---- data the SYN carried (syn_data_held) ----
+    // It joins the stream: RCV.NXT moves past it, and a 0-length RX writer job (no payload
+    // of its own) carries it as reassembled bytes, so its completion tells the app of them,
+    // after the NEW above; their ACK may wait (RFC 1122 4.2.3.2). The payload of this
+    // segment is not taken (the peer sends it again: the ACK goes at once).
+    if (plan_reg.held_joins) begin
+      r.do_rxw = 1'b1;
+      r.rxw.offset = s.rcv_nxt;
+      r.rxw.reassembled = 16'(s.ooo[0].hi - s.ooo[0].lo);
+      r.ns.rcv_nxt = s.ooo[0].hi;
+      r.ns.ooo = '0;
+      dack = delayed_ack(r.ns, pre_reg.payload, now_us, cfg.delack_us);
+      {r.ns, r.ack_now, r.ack_second} = {dack.x, dack.now, dack.second};
+      r.count.wdrop = pre_reg.payload;
+    end
     // ---- payload ----
-    if (goes_on && pre_reg.payload) begin
+    if (goes_on && pre_reg.payload && !plan_reg.held_joins) begin
       if (st_ack == ESTABLISHED || st_ack == FIN_WAIT_1 || st_ack == FIN_WAIT_2) begin
         // RFC 9293 3.10.7.4: only the new part of a segment is taken, and only what
         // fits the window (the ring writer drops the head and cuts the tail); what
@@ -442,8 +478,9 @@ module toe_tcp_slow_path
       end
     end
     // ---- FIN ----
-    if (goes_on && g.flags[F_FIN] && (took ? place_reg.fin_at_reasm : pre_reg.fin_at_nxt) && !s.fin_rcvd) begin
-      r.ns.rcv_nxt = (took ? reasm.rcv_nxt : s.rcv_nxt) + 1;
+    if (goes_on && g.flags[F_FIN] && !s.fin_rcvd &&
+        (took ? place_reg.fin_at_reasm : plan_reg.held_joins ? pre_reg.ooo0_at_end : pre_reg.fin_at_nxt)) begin
+      r.ns.rcv_nxt = (took ? reasm.rcv_nxt : plan_reg.held_joins ? s.ooo[0].hi : s.rcv_nxt) + 1;
       r.ns.fin_rcvd = 1'b1;
       r.ack_now = 1'b1;
       unique case (st_ack)
@@ -484,6 +521,7 @@ module toe_tcp_slow_path
             r.ns.snd_wl1 = g.seq;
             r.ns.snd_wl2 = isn;
             r = peer_syn_taken(r);
+            r = syn_data_held(r);
             r.send = SEND_SYNACK;
             r.count.passive = 1'b1;
           end
@@ -554,6 +592,7 @@ module toe_tcp_slow_path
                 end
               end else begin
                 r.ns.state = SYN_RCVD;   // simultaneous open
+                r = syn_data_held(r);
                 r.send = SEND_SYNACK;
               end
             end
@@ -811,6 +850,7 @@ module toe_tcp_slow_path
     t.count.rst = t.send == SEND_RST;
     if (t.end_marker && !end_direct && !t.do_rxw2) begin
       t.rxw.length = '0;
+      t.rxw.reassembled = '0;
       t.rxw.tag = t.end_tag;
     end
     step_tail = t;

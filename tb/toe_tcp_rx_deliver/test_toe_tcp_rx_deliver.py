@@ -1,7 +1,8 @@
 """toe_tcp_rx_deliver: RX writer completions in, RX_DONE and the application's notifications
 out, written from the contract, not the code:
 - an in-stream data job gives DATA of length + reassembled and RX_DONE = offset + length +
-  reassembled; an out-of-order store (tag 7) gives nothing; a marker gives its tag's kind;
+  reassembled, also with length 0 (held bytes joining); an out-of-order store (tag 7) gives
+  nothing; a marker (length 0, nothing reassembled) gives its tag's kind;
 - a session whose drop bit the core set before the completion was taken gets no DATA (its
   markers still come);
 - the core's own notifications pass unchanged, and a connection's NEW comes before its data;
@@ -67,6 +68,8 @@ class Model:
                 continue
             n = rng.randrange(1, 1500)
             r = 0 if plain or rng.random() < 0.75 else rng.randrange(1, 3000)
+            if r and rng.random() < 0.3:
+                n = 0   # no bytes of its own: data a SYN carried joins the stream (reassembled only)
             jobs.append(self.job(sid, DATA, nxt, n, r))
             self.expect[sid].append({"kind": DATA, "length": n + r, "id": jobs[-1]["id"]})
             nxt += n + r
