@@ -2,7 +2,9 @@
 a segment does to a connection in each state, and what the retransmission and TIME-WAIT
 timers do, through the slow path's four stages.
 
-Segments (no payload; SYN and FIN count in SEG.LEN), RFC 9293 3.10.7 with RFC 5961:
+Segments (SYN, FIN and the payload count in SEG.LEN; a payload only where the handshake
+decides its fate: to no connection, in SYN-SENT, and in SYN-RECEIVED with data held), RFC
+9293 3.10.7 with RFC 5961:
   - 3.10.7.1 CLOSED (no session, port not listened): an RST is dropped; an ACK gets
     <SEQ=SEG.ACK><CTL=RST>; else <SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>.
   - 3.10.7.2 LISTEN: an RST is dropped; an ACK gets <SEQ=SEG.ACK><CTL=RST>; a SYN given a
@@ -11,7 +13,14 @@ Segments (no payload; SYN and FIN count in SEG.LEN), RFC 9293 3.10.7 with RFC 59
   - 3.10.7.3 SYN-SENT: an ACK other than ISS + 1 gets <SEQ=SEG.ACK><CTL=RST> (unless it is
     an RST); an RST with the acceptable ACK resets (the app told FAILED), without ACK it is
     dropped; a SYN sets RCV.NXT = SEG.SEQ + 1 and with the ACK enters ESTABLISHED and ACKs
-    (the app told NEW), without it enters SYN-RECEIVED and sends the SYN-ACK.
+    (the app told NEW; its data is taken, RCV.NXT past it, and told), without it enters
+    SYN-RECEIVED and sends the SYN-ACK.
+  - Data on a SYN without ACK (3.10.7.2's passive open, 3.10.7.3's simultaneous open) is
+    "queued for processing after the ESTABLISHED state has been reached": stored in the
+    ring from SEG.SEQ + 1 (up to the window), told to nobody, RCV.NXT after the SYN only;
+    held as interval 0 from RCV.NXT. The ACK that establishes the connection moves RCV.NXT
+    past it and tells it (a 0-length ring job whose reassembled bytes are the held ones);
+    a FIN right after it is taken; that segment's own payload is not (ACK at once).
   - 3.10.7.4 synchronized states: an unacceptable segment (the four-case test against
     RCV.NXT and RCV.WND) gets an ACK unless it is an RST; an RST at RCV.NXT resets (RFC
     5961 3.2; in window elsewhere: a challenge ACK), except in TIME-WAIT (RFC 1337); a SYN
@@ -68,7 +77,7 @@ SEND = {0: "none", 1: "ack", 2: "data", 3: "syn", 4: "synack", 5: "fin", 6: "rst
 NEW, PEER_FIN, CLOSED_TOLD, RESET, FAILED, TAG_NONE = 0, 2, 3, 4, 5, 7
 RECORD = ["state", "snd_una", "snd_nxt", "snd_max", "snd_wl1", "snd_wl2", "snd_wnd", "max_sndwnd", "tx_done",
           "rcv_nxt", "rcv_adv", "rto", "retries", "tmr_on", "tmr_at", "dack_on", "dack_at", "fin_rcvd",
-          "fin_sent", "active", "ended", "orderly", "close_req"]
+          "fin_sent", "active", "ended", "orderly", "close_req", "ooo0_on", "ooo0_lo", "ooo0_hi"]
 FLAGS = [F_SYN, F_SYN | F_ACK, F_ACK, F_ACK | F_PSH, F_RST, F_RST | F_ACK, F_FIN | F_ACK, F_FIN, F_SYN | F_FIN,
          F_SYN | F_FIN | F_ACK, 0, F_RST | F_SYN]
 
@@ -85,17 +94,29 @@ def segment_reference(r, seg, ev, cfg):
     """The answer to a segment: dict(state, send, rst_seq, rst_ack, end, notif, chall, rcv_nxt,
     snd_una). `end` and `notif` are the app's notifications (None: none); rst_ack None: an RST
     without ACK."""
-    flags, seq, ack = seg["flags"], seg["seq"], seg["ack"]
+    flags, seq, ack, length = seg["flags"], seg["seq"], seg["ack"], seg["length"]
     syn, fin, rst, has_ack = flags & F_SYN, flags & F_FIN, flags & F_RST, flags & F_ACK
-    seglen = (1 if syn else 0) + (1 if fin else 0)
+    seglen = length + (1 if syn else 0) + (1 if fin else 0)
+    held = (r["ooo0_lo"], r["ooo0_hi"]) if r["ooo0_on"] else None
     out = {"state": r["state"], "send": "none", "rst_seq": ANY, "rst_ack": ANY, "end": None, "notif": None,
-           "chall": False, "rcv_nxt": r["rcv_nxt"], "snd_una": r["snd_una"]}
+           "chall": False, "rcv_nxt": r["rcv_nxt"], "snd_una": r["snd_una"],
+           "held": held if r["state"] in (SYN_SENT, SYN_RCVD) else ANY,
+           "rxw": None if r["state"] in (SYN_SENT, SYN_RCVD) else ANY}
+    take = min(length, 65535)
+
+    def syn_data_held():
+        """3.10.7.2-3: "queue them for processing after the ESTABLISHED state has been reached"."""
+        if length:
+            out.update(held=(wrap(seq + 1), wrap(seq + 1 + take)),
+                       rxw=(wrap(seq + 1), take, False, 0, True))   # (offset, length, told, reassembled, steer)
 
     def rst_to(seq_, ack_=None):
         out.update(send="rst", rst_seq=seq_, rst_ack=ack_)
 
     def ends(tag, state=CLOSED):
         out.update(state=state, end=tag)
+        if state == CLOSED:
+            out["held"] = ANY
 
     if not ev["found"] or r["state"] == CLOSED:
         out["state"] = out["rcv_nxt"] = out["snd_una"] = ANY   # no record is written
@@ -105,7 +126,9 @@ def segment_reference(r, seg, ev, cfg):
             elif has_ack:
                 rst_to(ack)
             elif ev["new_sess"]:
-                out.update(state=SYN_RCVD, send="synack", rcv_nxt=wrap(seq + 1), snd_una=ev["isn"])
+                out.update(state=SYN_RCVD, send="synack", rcv_nxt=wrap(seq + 1), snd_una=ev["isn"], held=None,
+                           rxw=None)
+                syn_data_held()
         elif not rst:                             # 3.10.7.1
             if has_ack:
                 rst_to(ack)
@@ -129,8 +152,11 @@ def segment_reference(r, seg, ev, cfg):
             out["rcv_nxt"] = wrap(seq + 1)
             if has_ack:
                 out.update(state=ESTABLISHED, send="ack", notif=NEW, snd_una=ack)
+                if length:   # data on the SYN-ACK is taken with it
+                    out.update(rcv_nxt=wrap(seq + 1 + take), rxw=(wrap(seq + 1), take, True, 0, True))
             else:
                 out.update(state=SYN_RCVD, send="synack")
+                syn_data_held()
         return out
     if st == SYN_RCVD and syn and not has_ack and wrap(seq + 1) == r["rcv_nxt"]:
         out["send"] = "synack"                    # the peer repeats its SYN
@@ -163,6 +189,10 @@ def segment_reference(r, seg, ev, cfg):
         if lt(una, ack) and le(ack, mx):
             out.update(state=ESTABLISHED, notif=NEW, snd_una=ack)
             st = ESTABLISHED
+            if held:         # the held data joins the stream and is told; this payload is not taken
+                out.update(rcv_nxt=held[1], held=None, rxw=(held[0], 0, True, wrap(held[1] - held[0]), False))
+                if length:
+                    out["send"] = "ack"
         else:
             rst_to(ack)
             return out
@@ -187,8 +217,8 @@ def segment_reference(r, seg, ev, cfg):
         elif st == TIME_WAIT and fin:
             out["send"] = "ack"
             return out
-    if fin and seq == r["rcv_nxt"] and not r["fin_rcvd"]:   # eighth
-        out["rcv_nxt"] = wrap(r["rcv_nxt"] + 1)
+    if fin and wrap(seq + length) == out["rcv_nxt"] and not r["fin_rcvd"]:   # eighth
+        out["rcv_nxt"] = wrap(out["rcv_nxt"] + 1)
         out["send"] = "ack"
         if st == ESTABLISHED:
             out.update(state=CLOSE_WAIT, end=PEER_FIN)
@@ -285,7 +315,11 @@ def random_segment(rng, r):
                       wrap(nxt + wnd + rng.randrange(1, 1 << 20)), rng.getrandbits(32)])
     ack = rng.choice([una, mx, mx, wrap(una + rng.randrange(0, wrap(mx - una) + 1)), wrap(una - 1), wrap(mx + 1),
                       wrap(una - r["max_sndwnd"]), wrap(una - r["max_sndwnd"] - 1), rng.getrandbits(32)])
-    return {"seq": seq, "ack": ack, "flags": rng.choice(FLAGS), "window": rng.randrange(1, 65536)}
+    return {"seq": seq, "ack": ack, "flags": rng.choice(FLAGS), "window": rng.randrange(1, 65536), "length": 0}
+
+
+def random_length(rng):
+    return rng.choice([0, 0, 1, rng.randrange(2, 1500), rng.randrange(1500, 9000)])
 
 
 def random_case(rng):
@@ -315,13 +349,23 @@ def random_case(rng):
         ev["listening"] = rng.random() < 0.6
         ev["new_sess"] = ev["listening"] and seg["flags"] == F_SYN and rng.random() < 0.7
         ev["capped"] = ev["listening"] and seg["flags"] == F_SYN and not ev["new_sess"]
+        seg["length"] = random_length(rng)
         return cfg, ev, r, seg
     r = random_record(rng, rng.choice([SYN_SENT, SYN_RCVD, ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT,
                                        CLOSE_WAIT, LAST_ACK]))
+    wnd = wrap(r["rcv_adv"] - r["rcv_nxt"])
+    if r["state"] == SYN_RCVD and wnd and rng.random() < 0.5:   # data its SYN carried, held
+        r.update(ooo0_on=1, ooo0_lo=r["rcv_nxt"], ooo0_hi=wrap(r["rcv_nxt"] + rng.randrange(1, min(wnd, 1500) + 1)))
     seg = random_segment(rng, r)
     if r["state"] == SYN_SENT:
         seg["ack"] = rng.choice([r["snd_una"], r["snd_max"], r["snd_max"], wrap(r["snd_max"] + 1), rng.getrandbits(32)])
         seg["seq"] = rng.getrandbits(32)
+    if r["state"] == SYN_SENT and rng.random() < 0.2:   # the SYN-ACK of our SYN
+        seg.update(flags=F_SYN | F_ACK, ack=r["snd_max"])
+    if r["state"] == SYN_SENT or r["ooo0_on"]:
+        seg["length"] = random_length(rng)
+    if r["ooo0_on"] and rng.random() < 0.5:   # the peer's ACK of our SYN, after its SYN's data
+        seg.update(seq=r["ooo0_hi"], ack=r["snd_max"], flags=rng.choice([F_ACK, F_ACK | F_PSH, F_FIN | F_ACK]))
     if r["state"] == SYN_RCVD and seg["flags"] & F_SYN:   # only the peer's repeated SYN (see above)
         seg.update(flags=F_SYN, seq=wrap(r["rcv_nxt"] - 1))
     return cfg, ev, r, seg
@@ -361,9 +405,9 @@ async def slow_events_follow_the_rfc(dut):
         dut.cfg_rfc5961_syn.value, dut.cfg_rto_max_us.value = int(cfg["rfc5961_syn"]), cfg["rto_max_us"]
         dut.cfg_max_retries.value, dut.cfg_synrcvd_retries.value = cfg["max_retries"], cfg["synrcvd_retries"]
         dut.now_us.value = now
-        seg = seg or {"seq": 0, "ack": 0, "flags": 0, "window": 0}
+        seg = seg or {"seq": 0, "ack": 0, "flags": 0, "window": 0, "length": 0}
         dut.seg_seq.value, dut.seg_ack.value = seg["seq"], seg["ack"]
-        dut.seg_flags.value, dut.seg_window.value = seg["flags"], seg["window"]
+        dut.seg_flags.value, dut.seg_window.value, dut.seg_length.value = seg["flags"], seg["window"], seg["length"]
         await run_stages(dut)
         want = (timer_reference(r, now, cfg) if ev["kind"] == "timer" else
                 app_reference(r, ev, now, cfg) if ev["kind"] in ("close", "open") else
@@ -379,7 +423,11 @@ async def slow_events_follow_the_rfc(dut):
                "notif": int(dut.o_notif_kind.value) if int(dut.o_do_notif.value) else None,
                "apperr": bool(int(dut.o_apperr.value)), "open_rsp": bool(int(dut.o_open_rsp.value)),
                "open_ok": bool(int(dut.o_open_ok.value)), "try_send": bool(int(dut.o_try_send.value)),
-               "close_req": int(dut.o_close_req.value), "orderly": int(dut.o_orderly.value)}
+               "close_req": int(dut.o_close_req.value), "orderly": int(dut.o_orderly.value),
+               "held": ((int(dut.o_ooo0_lo.value), int(dut.o_ooo0_hi.value)) if int(dut.o_ooo0_on.value) else None),
+               "rxw": ((int(dut.o_rxw_offset.value), int(dut.o_rxw_length.value), int(dut.o_rxw_tag.value) != TAG_NONE,
+                        int(dut.o_rxw_reassembled.value), bool(int(dut.o_steer_accept.value)))
+                       if int(dut.o_do_rxw.value) else None)}
         if send == "syn":
             got["syn_seq"] = int(dut.o_send_seq.value)
         if send == "rst":
@@ -392,10 +440,13 @@ async def slow_events_follow_the_rfc(dut):
         key = (("open" if ev["found"] else "open refused") if ev["kind"] == "open" else
                ev["kind"] + " " + (STATE_NAMES[r["state"]] if ev["found"] else "none"))
         seen[key] = seen.get(key, 0) + 1
+        if want.get("rxw") not in (None, ANY):   # SYN data held, taken or joined
+            kind = "joined" if want["rxw"][3] else "taken" if want["rxw"][2] else "held"
+            seen["SYN data " + kind] = seen.get("SYN data " + kind, 0) + 1
         await RisingEdge(dut.clk)
         dut.at_tail.value = 0
     dut._log.info("cases: %s", seen)
-    assert min(seen.values()) > N_VECTORS // 400 and len(seen) >= 32, seen
+    assert min(seen.values()) > N_VECTORS // 400 and len(seen) >= 35, seen
 
 
 def test_toe_tcp_slow_path():

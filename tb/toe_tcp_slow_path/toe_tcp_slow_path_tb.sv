@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_slow_path_tb: toe_tcp_slow_path with the record fields the connection's state
 // machine reads on ports of their own (the others zero: no RTT sample, no stored
-// out-of-order intervals), the segment's fields, and the result's fields the unit test
-// checks against its Python reference of the RFC text. The test runs the four stages as
+// out-of-order intervals but interval 0, the data a SYN carried, held in SYN-RECEIVED),
+// the segment's fields, and the result's fields the unit test checks against its Python
+// reference of the RFC text. The test runs the four stages as
 // the core's sequencer does (at_pre, at_pre2, at_exec, then at_tail, read combinationally).
 module toe_tcp_slow_path_tb
   import toe_tcp_pkg::*;
@@ -22,6 +23,7 @@ module toe_tcp_slow_path_tb
   input  logic [31:0] seg_seq, seg_ack,
   input  logic [7:0]  seg_flags,
   input  logic [15:0] seg_window,
+  input  logic [15:0] seg_length,      // payload bytes
   // the record
   input  logic [3:0]  i_state,
   input  logic [31:0] i_snd_una, i_snd_nxt, i_snd_max, i_snd_wl1, i_snd_wl2,
@@ -34,6 +36,8 @@ module toe_tcp_slow_path_tb
   input  logic        i_dack_on,
   input  logic [31:0] i_dack_at,
   input  logic        i_fin_rcvd, i_fin_sent, i_active, i_ended, i_orderly, i_close_req,
+  input  logic        i_ooo0_on,
+  input  logic [31:0] i_ooo0_lo, i_ooo0_hi,
   // the result
   output logic [3:0]  o_state,
   output logic [2:0]  o_send,
@@ -49,7 +53,15 @@ module toe_tcp_slow_path_tb
   output logic [3:0]  o_retries,
   output logic [31:0] o_rto,
   output logic        o_tmr_on,
-  output logic [31:0] o_tmr_at
+  output logic [31:0] o_tmr_at,
+  output logic        o_ooo0_on,
+  output logic [31:0] o_ooo0_lo, o_ooo0_hi,
+  // the RX writer job and the payload's verdict
+  output logic        o_do_rxw, o_steer_accept,
+  output logic [31:0] o_rxw_offset,
+  output logic [16:0] o_rxw_length,
+  output logic [2:0]  o_rxw_tag,
+  output logic [15:0] o_rxw_reassembled
 );
   localparam int unsigned MAX_SESSIONS = 16;
   localparam int unsigned RING_BYTES = 65536;
@@ -65,11 +77,12 @@ module toe_tcp_slow_path_tb
     {rec.fin_rcvd, rec.fin_sent, rec.active, rec.ended, rec.orderly, rec.close_req} =
       {i_fin_rcvd, i_fin_sent, i_active, i_ended, i_orderly, i_close_req};
     {rec.remote_ip, rec.remote_port, rec.local_port} = {32'hC0000201, 16'd40000, 16'd80};
+    rec.ooo[0] = '{on: i_ooo0_on, lo: i_ooo0_lo, hi: i_ooo0_hi};
   end
   tcp_seg_t seg;
   assign seg = '{remote_ip: 32'hC0000201, remote_port: 16'd40000, local_port: 16'd80, seq: seg_seq, ack: seg_ack,
-                 flags: seg_flags, window: seg_window, mss: '0, length: '0};
-  wire [31:0] seg_len = 32'(seg_flags[F_SYN]) + 32'(seg_flags[F_FIN]);
+                 flags: seg_flags, window: seg_window, mss: '0, length: seg_length};
+  wire [31:0] seg_len = 32'(seg_length) + 32'(seg_flags[F_SYN]) + 32'(seg_flags[F_FIN]);
   proto_cfg_t cfg;
   assign cfg = '{mem_base: '0, mss: 16'd1460, mss_min: 16'd536, fin_wait_2_us: '0, keepalive_idle_us: '0,
                  keepalive_intvl_us: 32'd75000000, keepalive_probes: 4'd9, rto_init_us: 32'd1000000,
@@ -81,7 +94,7 @@ module toe_tcp_slow_path_tb
   step_t kept, t;
   toe_tcp_slow_path #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_dut (
     .clk, .rst, .at_pre, .at_pre2, .at_exec, .at_tail, .ev(event_e'(ev)), .sid('0), .rx_base('0), .seg,
-    .seg_end(seg_seq), .seg_last(seg_seq + seg_len - 32'd1), .found, .new_sess, .listening, .capped,
+    .seg_end(seg_seq + 32'(seg_length)), .seg_last(seg_seq + seg_len - 32'd1), .found, .new_sess, .listening, .capped,
     .open_req('{remote_ip: 32'hC0000202, remote_port: 16'd443}), .open_lport(16'd50000), .close_rst, .isn, .rec,
     .tx_app(i_tx_done), .tx_want('0), .sendable(1'b1), .rx_read(i_rcv_nxt), .rx_req(i_rcv_nxt), .readable(1'b0),
     .rx_done(i_rcv_nxt), .now_us, .cfg, .pre, .pre_reg, .step_kept(kept), .step_tail(t)
@@ -95,4 +108,7 @@ module toe_tcp_slow_path_tb
          {t.do_openrsp, t.open_ok, t.try_send, t.ns.close_req, t.ns.orderly};
   assign {o_rcv_nxt, o_snd_una, o_snd_nxt, o_retries, o_rto, o_tmr_on, o_tmr_at} =
          {t.ns.rcv_nxt, t.ns.snd_una, t.ns.snd_nxt, t.ns.retries, t.ns.rto, t.ns.tmr_on, t.ns.tmr_at};
+  assign {o_ooo0_on, o_ooo0_lo, o_ooo0_hi} = {t.ns.ooo[0].on, t.ns.ooo[0].lo, t.ns.ooo[0].hi};
+  assign {o_do_rxw, o_steer_accept, o_rxw_offset, o_rxw_length, o_rxw_tag, o_rxw_reassembled} =
+         {t.do_rxw, t.steer_accept, t.rxw.offset, t.rxw.length, t.rxw.tag, t.rxw.reassembled};
 endmodule
