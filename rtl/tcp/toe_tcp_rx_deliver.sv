@@ -11,8 +11,9 @@
 //   A data job with RING_TAG_NONE stored bytes out of order: nothing to tell yet.
 //   A 0-length job with reassembled bytes is a data job that stored nothing itself: the
 //   bytes a SYN carried, held until the connection was established, join the stream.
-//   A 0-length marker job (no reassembled bytes) gives the notification its tag names (PEER_FIN, CLOSED, RESET):
-//   it follows the session's data jobs through the writer, so it follows their DATA.
+//   A 0-length marker job (no reassembled bytes) gives the notification its tag names
+//   (PEER_FIN, CLOSED, RESET): it follows the session's data jobs through the writer, so
+//   it follows their DATA.
 // The core's own notifications (NEW, and the end of a connection that never got
 // established, which has no data) are merged in ahead of this engine's: the core gives a
 // connection's NEW before any of its data jobs, so the application sees NEW first. A

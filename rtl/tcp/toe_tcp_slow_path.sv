@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_slow_path: every rule of RFC 9293 (with RFC 5961, RFC 6298, RFC 1122) for the
 // events the RX fast path (toe_tcp_fast_path) does not take: handshakes (passive and
-// active opens, SYN-SENT, simultaneous open), closes and TIME-WAIT, resets and RFC 5961's
+// active opens, SYN-SENT, simultaneous open; data on a SYN held until the connection is
+// established, syn_data_held), closes and TIME-WAIT, resets and RFC 5961's
 // challenge ACKs, unacceptable and out-of-order segments (reassembly, toe_tcp_rules_pkg::
 // reasm_place), the ACK of a segment that is not fast (window probes' answers, RTT
 // samples, the end of a closing state), app opens, closes and aborts, the timers (the
