@@ -1165,7 +1165,6 @@ module toe_tcp_core
     if (exec && do_rxw2) begin
       rxw2_reg <= rxw;
       rxw2_reg.length <= '0;
-      rxw2_reg.reassembled <= '0;   // a marker: no bytes (toe_tcp_rx_deliver)
       rxw2_reg.tag <= step.end_tag;
     end
     push_rxw2 <= exec && do_rxw2;

@@ -182,7 +182,8 @@ package toe_tcp_pkg;
   } tcp_ring_job_t;
   localparam int unsigned TCP_RING_JOB_W = $bits(tcp_ring_job_t);
   // The tag of RX writer jobs that tell nobody (bytes stored ahead of RCV.NXT); other tags
-  // of RX jobs name the notification their completion gives (tcp_notif_kind_e)
+  // of RX jobs name the notification their completion gives (tcp_notif_kind_e): NOTIF_DATA
+  // for bytes that join the stream, an end's kind for a 0-length marker
   localparam logic [2:0] RING_TAG_NONE = 3'd7;
 
   // Default size of the TCP checksum FIFO (toe_tcp_rx_parse), where received segments wait

@@ -3,17 +3,17 @@
 // one per cycle), owns each session's RX_DONE (the end of the received bytes written to the
 // ring and told to the application) and gives the application's notifications of them, so
 // a received data segment costs the protocol core one event, not two.
-//   An in-stream data job (tag not RING_TAG_NONE) ends the stream at offset + length +
+//   An in-stream data job (tag NOTIF_DATA) ends the stream at offset + length +
 //   reassembled (the bytes it stored, and those stored earlier out of order that join the
 //   stream with it): that is the new RX_DONE, and a DATA notification of length +
 //   reassembled bytes is given, unless the connection was aborted (the core's drop bit;
 //   RFC 9293 3.10.7.4: a reset flushes the segment queues).
 //   A data job with RING_TAG_NONE stored bytes out of order: nothing to tell yet.
-//   A 0-length job with reassembled bytes is a data job that stored nothing itself: the
-//   bytes a SYN carried, held until the connection was established, join the stream.
-//   A 0-length marker job (no reassembled bytes) gives the notification its tag names
-//   (PEER_FIN, CLOSED, RESET): it follows the session's data jobs through the writer, so
-//   it follows their DATA.
+//   A data job may store nothing itself (length 0): the bytes a SYN carried, held until
+//   the connection was established, join the stream as reassembled bytes.
+//   A 0-length marker job (any other tag) gives the notification its tag names (PEER_FIN,
+//   CLOSED, RESET): it follows the session's data jobs through the writer, so it follows
+//   their DATA.
 // The core's own notifications (NEW, and the end of a connection that never got
 // established, which has no data) are merged in ahead of this engine's: the core gives a
 // connection's NEW before any of its data jobs, so the application sees NEW first. A
@@ -84,9 +84,8 @@ module toe_tcp_rx_deliver
   logic [SW-1:0] init_sid_reg;
   logic [31:0] init_val_reg;
 
-  wire st_bytes = st_job_reg.length != '0 || st_job_reg.reassembled != '0;
-  wire st_data = st_valid_reg && st_bytes && st_job_reg.tag != RING_TAG_NONE;
-  wire st_marker = st_valid_reg && !st_bytes && st_job_reg.tag != RING_TAG_NONE;
+  wire st_data = st_valid_reg && st_job_reg.tag == 3'(NOTIF_DATA);
+  wire st_marker = st_valid_reg && st_job_reg.tag != 3'(NOTIF_DATA) && st_job_reg.tag != RING_TAG_NONE;
   // a pending init takes the table's write port; a completion that writes waits a cycle
   wire st_hold = init_pend_reg && st_data;
   wire st_advance = st_valid_reg && !st_hold;
@@ -160,9 +159,13 @@ module toe_tcp_rx_deliver
   always @(posedge clk) if (!rst && init_valid)
     assert (!init_pend_reg) else $error("toe_tcp_rx_deliver: init of session %0d while one is pending", init_session);
   // A marker without a notification is no longer a thing the core gives.
-  always @(posedge clk) if (!rst && take)
+  always @(posedge clk) if (!rst && take) begin
     assert (!(s_done.length == '0 && s_done.tag == RING_TAG_NONE))
       else $error("toe_tcp_rx_deliver: marker without a notification for session %0d", s_done.session);
+    // a data job brings bytes (its own or reassembled ones); a marker none
+    assert (s_done.tag == 3'(NOTIF_DATA) ? s_done.length != '0 || s_done.reassembled != '0 : s_done.tag == RING_TAG_NONE || s_done.length == '0)
+      else $error("toe_tcp_rx_deliver: session %0d: a data job without bytes, or a marker with some", s_done.session);
+  end
   always @(posedge clk) if (!rst && push) assert (count_reg < CW'(DEPTH))
     else $error("toe_tcp_rx_deliver: notification FIFO overflow");
 `endif

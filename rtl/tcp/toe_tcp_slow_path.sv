@@ -851,7 +851,6 @@ module toe_tcp_slow_path
     t.count.rst = t.send == SEND_RST;
     if (t.end_marker && !end_direct && !t.do_rxw2) begin
       t.rxw.length = '0;
-      t.rxw.reassembled = '0;
       t.rxw.tag = t.end_tag;
     end
     step_tail = t;

@@ -73,14 +73,14 @@ package toe_tcp_step_pkg;
   // The step that does nothing: every output's value when a step does not set it (ACKs
   // and RSTs carry SND.MAX: after going back N, SND.NXT can be below the peer's RCV.NXT,
   // and the peer would drop them as old segments; a payload job goes to the session's RX
-  // ring at `rx_base`, from the segment's first byte)
+  // ring at `rx_base`, from the segment's first byte, and tells DATA)
   function automatic step_t step_none(input sess_t s, input tcp_seg_t g, input sid_t sid, input logic [47:0] rx_base);
     step_t y = '0;
     y.ns = s;
     y.send = SEND_NONE;
     y.send_seq = s.snd_max;
     y.notif_kind = NOTIF_DATA;
-    y.rxw = '{session: sid, tag: 3'd0, base: rx_base, offset: g.seq, length: '0, skip: '0, reassembled: '0};
+    y.rxw = '{session: sid, tag: 3'(NOTIF_DATA), base: rx_base, offset: g.seq, length: '0, skip: '0, reassembled: '0};
     y.end_tag = RING_TAG_NONE;
     y.rx_first = g.seq + 1;
     return y;

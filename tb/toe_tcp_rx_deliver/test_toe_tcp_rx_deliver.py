@@ -2,7 +2,8 @@
 out, written from the contract, not the code:
 - an in-stream data job gives DATA of length + reassembled and RX_DONE = offset + length +
   reassembled, also with length 0 (held bytes joining); an out-of-order store (tag 7) gives
-  nothing; a marker (length 0, nothing reassembled) gives its tag's kind;
+  nothing; a marker (length 0, an end's tag) gives its tag's kind, whatever reassembled
+  count it carries (the core's marker after a data job copies that job's);
 - a session whose drop bit the core set before the completion was taken gets no DATA (its
   markers still come);
 - the core's own notifications pass unchanged, and a connection's NEW comes before its data;
@@ -74,7 +75,7 @@ class Model:
             self.expect[sid].append({"kind": DATA, "length": n + r, "id": jobs[-1]["id"]})
             nxt += n + r
         if plain is None and rng.random() < 0.6:
-            jobs.append(self.job(sid, PEER_FIN, nxt, 0))
+            jobs.append(self.job(sid, PEER_FIN, nxt, 0, rng.choice([0, rng.randrange(1, 3000)])))
             self.expect[sid].append({"kind": PEER_FIN, "length": 0})
         final = rng.choice([CLOSED, RESET])
         jobs.append(self.job(sid, final, nxt, 0))

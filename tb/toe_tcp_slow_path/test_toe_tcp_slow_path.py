@@ -74,7 +74,7 @@ STATE_NAMES = ["FREE", "SYN-SENT", "SYN-RECEIVED", "ESTABLISHED", "FIN-WAIT-1", 
 F_FIN, F_SYN, F_RST, F_PSH, F_ACK = 1, 2, 4, 8, 16
 EV_OPEN, EV_CLOSE, EV_SEG, EV_TIMER = 1, 2, 4, 6
 SEND = {0: "none", 1: "ack", 2: "data", 3: "syn", 4: "synack", 5: "fin", 6: "rst", 7: "probe"}
-NEW, PEER_FIN, CLOSED_TOLD, RESET, FAILED, TAG_NONE = 0, 2, 3, 4, 5, 7
+NEW, DATA, PEER_FIN, CLOSED_TOLD, RESET, FAILED, TAG_NONE = 0, 1, 2, 3, 4, 5, 7
 RECORD = ["state", "snd_una", "snd_nxt", "snd_max", "snd_wl1", "snd_wl2", "snd_wnd", "max_sndwnd", "tx_done",
           "rcv_nxt", "rcv_adv", "rto", "retries", "tmr_on", "tmr_at", "dack_on", "dack_at", "fin_rcvd",
           "fin_sent", "active", "ended", "orderly", "close_req", "ooo0_on", "ooo0_lo", "ooo0_hi"]
@@ -425,7 +425,7 @@ async def slow_events_follow_the_rfc(dut):
                "open_ok": bool(int(dut.o_open_ok.value)), "try_send": bool(int(dut.o_try_send.value)),
                "close_req": int(dut.o_close_req.value), "orderly": int(dut.o_orderly.value),
                "held": ((int(dut.o_ooo0_lo.value), int(dut.o_ooo0_hi.value)) if int(dut.o_ooo0_on.value) else None),
-               "rxw": ((int(dut.o_rxw_offset.value), int(dut.o_rxw_length.value), int(dut.o_rxw_tag.value) != TAG_NONE,
+               "rxw": ((int(dut.o_rxw_offset.value), int(dut.o_rxw_length.value), int(dut.o_rxw_tag.value) == DATA,
                         int(dut.o_rxw_reassembled.value), bool(int(dut.o_steer_accept.value)))
                        if int(dut.o_do_rxw.value) else None)}
         if send == "syn":
