@@ -31,13 +31,13 @@ def test_data_on_the_syn_ack_is_delivered(data_w):
         assert s.recv_exactly(len(PAYLOAD)) == PAYLOAD
 
 
-def simultaneous_open(e, payload, flags="S"):
+def simultaneous_open(e, payload):
     """The engine's SYN crosses the peer's SYN (ISN 5000) carrying `payload`: returns the
     socket, the engine's ISN and its SYN-ACK."""
     s = e.connect(e.peer_ip, PORT, wait=False)
     _, syn = e.recv_frame()
     assert syn[TCP].flags == "S"
-    e.inject_tcp(PORT, syn[TCP].sport, flags, 5000, payload=payload)
+    e.inject_tcp(PORT, syn[TCP].sport, "S", 5000, payload=payload)
     _, synack = e.recv_frame()
     return s, syn[TCP].seq, synack
 
