@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_mem_arb: shares one AXI4 master among N_WR burst writers and N_RD burst
-// readers (the ring writers and readers). Writes: a writer is granted for one burst, its
-// AW first and then its W beats up to wlast; grants rotate. AWID/ARID carry the client
-// index, and B and R are returned to the client named by BID/RID (the slave may
-// interleave read bursts of different IDs). Reads: one AR per grant, round robin.
+// readers (the ring writers and readers). Writes: AWs are granted one at a time, and
+// every AW taken queues its writer for the W channel, whose beats follow the AWs' order
+// (AXI4) up to each burst's WLAST; so one writer's AW goes out while another's beats
+// run, and the W channel has no idle cycle between bursts of different writers. A
+// client sends a burst's W beats only after its AW is taken (the ring writers do).
+// AWID/ARID carry the client index, and B and R are returned to the client named by
+// BID/RID (the slave may interleave read bursts of different IDs). Reads: one AR per
+// grant, round robin.
 // Writer 0 first (WR0_FIRST > 0): writer 0 is the one that cannot wait (the RX ring
 // writer: the wire does not wait, so a writer that falls behind drops segments at its
 // input, and every drop costs the peer a retransmission or an RTO), the others can (an
-// application's TX data waits in its own buffer). Writer 0 is granted whenever it asks,
-// up to WR0_FIRST grants in a row while another writer waits; then the others' round
-// robin has one grant, so no writer waits for more than (N_WR - 1) * WR0_FIRST of
-// writer 0's bursts (WR0_FIRST with two writers).
-// WR0_FIRST = 0: one round robin for all.
+// application's TX data waits in its own buffer). While writer 0 asks or has a burst
+// open, the others' AWs wait, up to WR0_FIRST of writer 0's AWs in a row while another
+// writer asks or has a burst open; then the others' round robin has one AW, so no
+// writer waits for more than (N_WR - 1) * WR0_FIRST of writer 0's bursts (WR0_FIRST with
+// two writers), and in saturation the W channel carries WR0_FIRST of writer 0's bursts,
+// then one other's, in turn. WR0_FIRST = 0: one round robin for all.
 // Bursts are INCR of full-width beats; AWSIZE/ARSIZE are log2(DATA_W/8).
-// Timing: the AW grant is combinational (a burst's address may go out in the cycle it is
-// requested); W beats follow the registered grant, from the cycle after the AW's grant on
-// (the ring writers send a burst's data from the cycle after its address), so the W
-// channel's valid and ready are a mux of flip-flops deep.
+// Timing: the AW grant is a register (aw_gnt_reg, chosen from the requests the cycle
+// before), so a writer's AWVALID reaches the master through one mux and its AWREADY does
+// not depend on any AWVALID; a burst's W beats may follow from the cycle after its AW.
+// An AW asked for while the grant names another, idle writer waits one cycle for it to
+// move (none for writer 0 with WR0_FIRST: the grant rests on it).
 module toe_tcp_mem_arb #(
   parameter int unsigned DATA_W = 64,
   parameter int unsigned ADDR_W = 40,
@@ -98,80 +104,94 @@ module toe_tcp_mem_arb #(
     return r;
   endfunction
 
-  // ---- writes: grant held from AW through wlast ----
-  logic w_busy_reg, aw_done_reg;
-  logic [WI-1:0] w_gnt_reg, w_last_reg;
-  logic [7:0] wr0_run_reg;          // writer 0's grants in a row while another writer waited
-  wire others_wait = |(8'(s_awvalid) & ~8'd1);
-  wire wr0_first = WR0_FIRST != 0 && s_awvalid[0] && (!others_wait || wr0_run_reg < 8'(WR0_FIRST));
-  wire wr0_held = WR0_FIRST != 0 && others_wait && wr0_run_reg >= 8'(WR0_FIRST);
+  // ---- writes: AWs granted from a register, W beats in the AWs' order ----
+  // aw_gnt_reg names the writer whose AW goes out next. It moves only when no AW waits at
+  // the master (that writer's AW is taken now, or it asks for none), so an AW, once
+  // valid, holds. Every AW taken queues its writer in w_order; W beats come from the
+  // writer at its head until WLAST. An AW may so go out while another burst's beats run.
+  localparam int unsigned ORDER_DEPTH = N_WR > 2 ? 1 << $clog2(N_WR) : 2;
+  localparam int unsigned OC = $clog2(ORDER_DEPTH) + 2;   // counts bursts in w_order and its output
+  logic [WI-1:0] aw_gnt_reg, aw_last_reg;
+  logic order_ready, order_valid;
+  logic [WI-1:0] order_head;
+  logic [7:0] wr0_run_reg;          // writer 0's AWs in a row while another writer asked or had a burst open
+  logic [OC-1:0] wr0_open_reg, others_open_reg;   // bursts queued or in W: writer 0's, the others'
+  wire aw_take = m_axi_awvalid && m_axi_awready;
+  wire w_end = m_axi_wvalid && m_axi_wready && m_axi_wlast;
+  // The next grant, among the writers asking less the one taken now. Writer 0 first: while
+  // it asks or has a burst open and its run is short of WR0_FIRST, the others wait (so in
+  // saturation writer 0 has WR0_FIRST bursts, then one other, in turn); once the run is
+  // reached while another asks, writer 0 waits for one other. Nobody to grant: park on
+  // writer 0 (WR0_FIRST), else stay.
+  wire [7:0] aw_ask = 8'(s_awvalid) & ~(aw_take ? 8'd1 << aw_gnt_reg : 8'd0);
+  wire others_ask = |(aw_ask & ~8'd1);
+  // the run with the AW taken now: another writer's ends it, writer 0's may complete it
+  wire others_busy = others_ask || others_open_reg != '0;
+  wire run_ends = aw_take && aw_gnt_reg != '0;
+  wire run_fills = aw_take && aw_gnt_reg == '0 && others_busy && wr0_run_reg == 8'(WR0_FIRST - 1);
+  wire wr0_run_short = run_ends || (wr0_run_reg < 8'(WR0_FIRST) && !run_fills);
+  wire others_held = WR0_FIRST != 0 && (s_awvalid[0] || wr0_open_reg != '0) && wr0_run_short;
+  wire wr0_first = WR0_FIRST != 0 && aw_ask[0] && (!others_ask || wr0_run_short);
+  wire wr0_held = WR0_FIRST != 0 && others_ask && !wr0_run_short;
+  wire [7:0] aw_may = others_held ? aw_ask & 8'd1 : wr0_held ? aw_ask & ~8'd1 : aw_ask;
   pick_t w_pick;
-  assign w_pick = wr0_first ? '{found: 1'b1, index: 3'd0}
-                : pick(8'(s_awvalid) & ~{7'd0, wr0_held}, 3'(w_last_reg));
-  wire [WI-1:0] w_gnt = w_busy_reg ? w_gnt_reg : WI'(w_pick.index);
-  wire w_on = w_busy_reg || w_pick.found;
+  assign w_pick = wr0_first ? '{found: 1'b1, index: 3'd0} : pick(aw_may, 3'(aw_last_reg));
+  wire [WI-1:0] aw_park = WR0_FIRST != 0 ? '0 : aw_gnt_reg;
+  wire aw_move = aw_take || !s_awvalid[aw_gnt_reg];
   always_comb begin
     s_awready = '0;
     s_wready = '0;
-    m_axi_awvalid = 1'b0;
-    m_axi_awaddr = '0;
-    m_axi_awlen = '0;
-    m_axi_wvalid = 1'b0;
-    m_axi_wdata = '0;
-    m_axi_wstrb = '0;
-    m_axi_wlast = 1'b0;
-    m_axi_awid = '0;
-    if (w_on) begin
-      m_axi_awid = ID_W'(w_gnt);
-      m_axi_awvalid = !aw_done_reg && s_awvalid[w_gnt];
-      m_axi_awaddr = s_awaddr[w_gnt];
-      m_axi_awlen = s_awlen[w_gnt];
-      s_awready[w_gnt] = !aw_done_reg && m_axi_awready;
-    end
-    if (w_busy_reg) begin
-      m_axi_wvalid = s_wvalid[w_gnt_reg];
-      m_axi_wdata = s_wdata[w_gnt_reg];
-      m_axi_wstrb = s_wstrb[w_gnt_reg];
-      m_axi_wlast = s_wlast[w_gnt_reg];
-      s_wready[w_gnt_reg] = m_axi_wready;
-    end
+    s_awready[aw_gnt_reg] = order_ready && m_axi_awready;
+    if (order_valid) s_wready[order_head] = m_axi_wready;
   end
+  assign m_axi_awid = ID_W'(aw_gnt_reg);
+  assign m_axi_awvalid = s_awvalid[aw_gnt_reg] && order_ready;
+  assign m_axi_awaddr = s_awaddr[aw_gnt_reg];
+  assign m_axi_awlen = s_awlen[aw_gnt_reg];
   assign m_axi_awsize = SIZE;
   assign m_axi_awburst = 2'b01;
+  assign m_axi_wvalid = order_valid && s_wvalid[order_head];
+  assign m_axi_wdata = s_wdata[order_head];
+  assign m_axi_wstrb = s_wstrb[order_head];
+  assign m_axi_wlast = s_wlast[order_head];
+  // a writer's burst is readable at the head the cycle after its AW (BYPASS)
+  toe_fifo #(.WIDTH(WI), .DEPTH(ORDER_DEPTH), .BYPASS(1'b1)) u_w_order (
+    .clk, .rst, .s_data(aw_gnt_reg), .s_valid(aw_take), .s_ready(order_ready), .commit(1'b0),
+    .rewind(1'b0), .m_data(order_head), .m_valid(order_valid), .m_ready(w_end), .uncommitted()
+  );
   always_ff @(posedge clk) begin
-    if (!w_busy_reg && w_pick.found) begin
-      w_busy_reg <= 1'b1;
-      w_gnt_reg <= WI'(w_pick.index);
+    if (aw_move) aw_gnt_reg <= w_pick.found ? WI'(w_pick.index) : aw_park;
+    if (aw_take) begin
       // writer 0's place in the round robin is kept while it goes first
-      if (!wr0_first) w_last_reg <= WI'(w_pick.index);
-      wr0_run_reg <= wr0_first && others_wait ? wr0_run_reg + 8'd1 : '0;
+      if (aw_gnt_reg != '0 || WR0_FIRST == 0) aw_last_reg <= aw_gnt_reg;
+      wr0_run_reg <= aw_gnt_reg == '0 && others_busy ? wr0_run_reg + 8'd1 : '0;
     end
-    if (m_axi_awvalid && m_axi_awready) aw_done_reg <= 1'b1;
-    if (m_axi_wvalid && m_axi_wready && m_axi_wlast) begin
-      w_busy_reg <= 1'b0;
-      aw_done_reg <= 1'b0;
-    end
+    wr0_open_reg <= wr0_open_reg + OC'(aw_take && aw_gnt_reg == '0) - OC'(w_end && order_head == '0);
+    others_open_reg <= others_open_reg + OC'(aw_take && aw_gnt_reg != '0) - OC'(w_end && order_head != '0);
     if (rst) begin
-      w_busy_reg <= 1'b0;
-      aw_done_reg <= 1'b0;
-      w_gnt_reg <= '0;
-      w_last_reg <= '0;
+      aw_gnt_reg <= '0;
+      aw_last_reg <= '0;
       wr0_run_reg <= '0;
+      wr0_open_reg <= '0;
+      others_open_reg <= '0;
     end
   end
 `ifndef SYNTHESIS
   // no writer waits for more than (N_WR - 1) * WR0_FIRST of writer 0's bursts: counted
-  // per waiting writer, apart from the grant logic's own count
+  // per waiting writer (AWs taken while it asks), apart from the grant logic's own count
   int unsigned waited_wr0[N_WR];
   always @(posedge clk) begin
     for (int i = 1; i < N_WR; i++) begin
-      if (rst || !s_awvalid[i] || (!w_busy_reg && w_pick.found && int'(w_pick.index) == i)) waited_wr0[i] <= 0;
-      else if (!w_busy_reg && w_pick.found && w_pick.index == 3'd0) waited_wr0[i] <= waited_wr0[i] + 1;
+      if (rst || !s_awvalid[i] || (aw_take && int'(aw_gnt_reg) == i)) waited_wr0[i] <= 0;
+      else if (aw_take && aw_gnt_reg == '0) waited_wr0[i] <= waited_wr0[i] + 1;
       if (!rst && WR0_FIRST != 0)
         assert (waited_wr0[i] <= (N_WR - 1) * WR0_FIRST)
           else $error("toe_tcp_mem_arb: writer %0d waited for more than (N_WR - 1) * WR0_FIRST of writer 0's bursts", i);
     end
   end
+  // an AW, once valid at the master, holds until taken
+  a_aw_hold: assert property (@(posedge clk) disable iff (rst)
+    m_axi_awvalid && !m_axi_awready |=> m_axi_awvalid && $stable(m_axi_awid) && $stable(m_axi_awaddr) && $stable(m_axi_awlen));
 `endif
   assign m_axi_bready = 1'b1;
   always_comb for (int i = 0; i < N_WR; i++) s_bvalid[i] = m_axi_bvalid && int'(m_axi_bid) == i;

@@ -63,6 +63,7 @@ class Bench:
         self.ar_by_id = {}         # per ARID: deque of [addr, beats, beats given, cycle due]
         self.cycle = 0
         self.grants = []           # AWID of every AW taken, in order
+        self.w_bursts = []         # [writer, cycle of the first W beat, cycle of WLAST] of every burst
         self.wr0_grants = 0
         self.max_waited = [0] * n_wr
         self.idle = self.bp = 0.0
@@ -187,6 +188,10 @@ class Bench:
             assert int(dut.s_wready.value) == 1 << wid, "W beat taken from another writer than its AW's"
             c = self.wr_cur[wid]
             c[4] += 1
+            if seen == 0:
+                self.w_bursts.append([wid, self.cycle, None])
+            if seen == beats - 1:
+                self.w_bursts[-1][2] = self.cycle
             self.aw[0][3] += 1
             if seen == beats - 1:
                 self.aw.popleft()
@@ -260,6 +265,7 @@ async def run_traffic(dut):
     bench.idle = bench.bp = 0.0
     bench.b_delay = bench.r_delay = 0
     start = len(bench.grants)
+    w_start = len(bench.w_bursts)
     for _ in range(40):
         for i in range(n_wr):
             bench.add_write(i, 4)
@@ -280,6 +286,10 @@ async def run_traffic(dut):
         assert got == expect[:len(got)], f"grants {got}, writer 0 first by {k} expects {expect[:len(got)]}"
     else:
         assert got == [g % n_wr for g in range(got[0], got[0] + len(got))], f"grants {got}: not round robin"
+    # the W channel in saturation: no idle cycle where the writer changes
+    sat = bench.w_bursts[w_start:w_start + 30]
+    gaps = [(a[0], b[0], b[1] - a[2] - 1) for a, b in zip(sat, sat[1:]) if a[0] != b[0]]
+    assert gaps and all(g == 0 for _, _, g in gaps), f"idle W cycles between writers' bursts: {gaps}"
     dut._log.info("grants in saturation %s; most of writer 0's bursts another writer waited for: %s",
                   got, bench.max_waited)
 
