@@ -26,7 +26,8 @@ module toe_tcp
   parameter int unsigned ID_W         = 2,
   parameter int unsigned MEM_RX_FIRST = 4,     // RX ring writer's bursts in a row while the TX writer waits (0: round robin)
   parameter int unsigned RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
-  parameter string       RX_FIFO_RAM_STYLE = "auto" // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+)
+  parameter string       RX_FIFO_RAM_STYLE = "auto", // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+)
+  parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W) // ISN unit's half SipRounds per cycle: 2 (9-cycle hash) fits 156.25 MHz, 1 (17) 322 MHz
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -236,7 +237,7 @@ module toe_tcp
   logic core_isn_req_valid, lk_isn_req_valid;
   tcp_isn_req_t core_isn_req, lk_isn_req, isn_req;
   assign isn_req = core_isn_req_valid ? core_isn_req : lk_isn_req;
-  toe_tcp_isn u_isn (
+  toe_tcp_isn #(.HALF_ROUNDS(ISN_HALF_ROUNDS)) u_isn (
     .clk, .rst, .now_us(now_us_reg), .key(cfg_isn_key),
     .req_valid(core_isn_req_valid || lk_isn_req_valid), .req_ready(isn_ready), .req_tag(core_isn_req_valid),
     .local_ip(cfg_ip), .local_port(isn_req.local_port), .remote_ip(isn_req.remote_ip),

@@ -6,18 +6,22 @@
 //   local IP (4), remote IP (4), local port (2), remote port (2),
 // and M = the microsecond clock divided by 4, kept modulo 2^32 (the 32-bit `now_us` wraps
 // every 71.6 minutes; the two bits above it are counted here, so M never jumps back).
-// Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises 17 cycles later
+// Contract: `req_valid` is taken when `req_ready` (idle); `rsp_valid` rises
+// 16 / HALF_ROUNDS + 1 cycles later (17 with one half SipRound per cycle, 9 with two)
 // with the request's `req_tag` on `rsp_tag` (the unit is shared: toe_tcp tags the core's
 // active opens and the lookup's SYNs), and `isn` and `rsp_tag` hold until the next answer.
 // The tuple, the tag and M are sampled in the request's cycle:
 // while idle the unit loads them every cycle, and the request only sets busy, so a late
 // request (an issue decided behind deep logic) drives one flip-flop, not the hash's state.
-// Half a SipRound per cycle (one 64-bit add on each of two lanes: a whole round is two
-// dependent adds, 4.6 ns in the cell-delay model, past 322 MHz): 2 compression rounds per
-// 8-byte block, two blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in
-// a cycle of its own.
+// HALF_ROUNDS half SipRounds per cycle: 2 compression rounds per 8-byte block, two
+// blocks, 4 finalization rounds = 16 half rounds, then M plus the fold in a cycle of its
+// own. A half round is one 64-bit add on each of two lanes; a whole round is two dependent
+// adds, 4.6 ns in the cell-delay model: within 156.25 MHz (6.4 ns, the 64-bit data path's
+// clock), past 322 MHz. So 1 at 322 MHz, 2 at 156.25 MHz (toe_tcp chooses by DATA_W), where
+// it shortens a passive open's SYN -> SYN-ACK (the core's step waits for the ISN).
 module toe_tcp_isn #(
-  parameter int unsigned TAG_W = 1
+  parameter int unsigned TAG_W = 1,
+  parameter int unsigned HALF_ROUNDS = 1    // half SipRounds per cycle: 1 or 2
 ) (
   input  logic          clk,
   input  logic          rst,
@@ -60,6 +64,9 @@ module toe_tcp_isn #(
     return {x[7:0], x[15:8]};
   endfunction
 
+  initial if (HALF_ROUNDS != 1 && HALF_ROUNDS != 2)
+    $fatal(0, "toe_tcp_isn: HALF_ROUNDS must be 1 or 2 (instance %m)");
+
   sip_t v_reg;
   u64 m0_reg, m1_reg;          // the two message blocks (the second with the length byte)
   logic [4:0] half_reg;        // 0..15: the half round in progress; 16: M plus the fold
@@ -79,11 +86,16 @@ module toe_tcp_isn #(
 
   // after half round h: the end of round 1 closes block 0 and opens block 1, the end of
   // round 3 closes block 1 and starts the finalization
+  function automatic sip_t half_and_blocks(input sip_t v, input logic [4:0] h, input u64 m0_in, m1_in);
+    sip_t t = sip_half_round(v, h[0]);
+    if (h == 5'd3) begin t.v0 ^= m0_in; t.v3 ^= m1_in; end
+    if (h == 5'd7) begin t.v0 ^= m1_in; t.v2 ^= 64'hFF; end
+    return t;
+  endfunction
   sip_t after;
   always_comb begin
-    after = sip_half_round(v_reg, half_reg[0]);
-    if (half_reg == 5'd3) begin after.v0 ^= m0_reg; after.v3 ^= m1_reg; end
-    if (half_reg == 5'd7) begin after.v0 ^= m1_reg; after.v2 ^= 64'hFF; end
+    after = v_reg;
+    for (int k = 0; k < HALF_ROUNDS; k++) after = half_and_blocks(after, half_reg + 5'(k), m0_reg, m1_reg);
   end
 
   always_ff @(posedge clk) begin
@@ -92,7 +104,7 @@ module toe_tcp_isn #(
     rsp_valid <= 1'b0;
     if (busy_reg) begin
       v_reg <= after;
-      half_reg <= half_reg + 1'b1;
+      half_reg <= half_reg + 5'(HALF_ROUNDS);
       if (half_reg == 5'd16) begin
         busy_reg <= 1'b0;
         rsp_valid <= 1'b1;

@@ -200,6 +200,15 @@ package toe_tcp_pkg;
     return data_w >= 512 ? 262144 : 16384;
   endfunction
 
+  // Half SipRounds per cycle of the ISN unit (toe_tcp_isn) by data path width, for its
+  // reference clock: two (a whole round, 4.6 ns in the cell-delay model; the hash in 9
+  // cycles) within 156.25 MHz at 64 bits and below, one (17 cycles) at 322 MHz above. A
+  // passive open's SYN-ACK waits for it. A 64-bit path clocked above about 200 MHz (25G)
+  // wants one: toe_top's ISN_HALF_ROUNDS.
+  function automatic int unsigned isn_half_rounds_default(input int unsigned data_w);
+    return data_w <= 64 ? 2 : 1;
+  endfunction
+
   // Base address of a session's ring: RX ring at 2*session, TX ring at 2*session+1, in
   // units of the ring size, above `mem_base`.
   function automatic logic [47:0] ring_base(input logic [47:0] mem_base, input sid_t session,
