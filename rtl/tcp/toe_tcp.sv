@@ -416,7 +416,7 @@ module toe_tcp
   localparam int unsigned MW = MEM_DATA_W / 8;
   logic [1:0][ADDR_W-1:0] awaddr, araddr;
   logic [1:0][7:0] awlen, arlen;
-  logic [1:0] awvalid, awready, wlast, wvalid, wready, bvalid, arvalid, arready, rvalid, rready;
+  logic [1:0] awvalid, awready, aw_soon, wlast, wvalid, wready, bvalid, arvalid, arready, rvalid, rready;
   logic [1:0][MEM_DATA_W-1:0] wdata;
   logic [1:0][MW-1:0] wstrb;
   logic [MEM_DATA_W-1:0] rdata;
@@ -442,7 +442,7 @@ module toe_tcp
     .clk, .rst, .s_job_valid(rxw_job_valid), .s_job_ready(rxw_job_ready), .s_job(rxw_job),
     .s_axis_tdata(wr_tdata[0]), .s_axis_tkeep(wr_tkeep[0]), .s_axis_tvalid(wr_tvalid[0]),
     .s_axis_tready(wr_tready[0]), .s_axis_tlast(wr_tlast[0]),
-    .m_axi_awaddr(awaddr[0]), .m_axi_awlen(awlen[0]), .m_axi_awvalid(awvalid[0]), .m_axi_awready(awready[0]),
+    .m_axi_awaddr(awaddr[0]), .m_axi_awlen(awlen[0]), .m_axi_awvalid(awvalid[0]), .m_axi_awready(awready[0]), .m_aw_soon(aw_soon[0]),
     .m_axi_wdata(wdata[0]), .m_axi_wstrb(wstrb[0]), .m_axi_wlast(wlast[0]), .m_axi_wvalid(wvalid[0]),
     .m_axi_wready(wready[0]), .m_axi_bvalid(bvalid[0]), .m_axi_bready(),
     .m_done_valid(rxw_done_valid), .m_done_ready(rxw_done_ready), .m_done(rxw_done), .stat_len_err()
@@ -451,7 +451,7 @@ module toe_tcp
     .clk, .rst, .s_job_valid(txw_job_valid), .s_job_ready(txw_job_ready), .s_job(txw_job),
     .s_axis_tdata(wr_tdata[1]), .s_axis_tkeep(wr_tkeep[1]), .s_axis_tvalid(wr_tvalid[1]),
     .s_axis_tready(wr_tready[1]), .s_axis_tlast(wr_tlast[1]),
-    .m_axi_awaddr(awaddr[1]), .m_axi_awlen(awlen[1]), .m_axi_awvalid(awvalid[1]), .m_axi_awready(awready[1]),
+    .m_axi_awaddr(awaddr[1]), .m_axi_awlen(awlen[1]), .m_axi_awvalid(awvalid[1]), .m_axi_awready(awready[1]), .m_aw_soon(aw_soon[1]),
     .m_axi_wdata(wdata[1]), .m_axi_wstrb(wstrb[1]), .m_axi_wlast(wlast[1]), .m_axi_wvalid(wvalid[1]),
     .m_axi_wready(wready[1]), .m_axi_bvalid(bvalid[1]), .m_axi_bready(),
     .m_done_valid(txw_done_valid), .m_done_ready(txw_done_ready), .m_done(txw_done), .stat_len_err(stat_app_len_errors)
@@ -538,7 +538,7 @@ module toe_tcp
   toe_tcp_mem_arb #(.DATA_W(MEM_DATA_W), .ADDR_W(ADDR_W), .N_WR(2), .N_RD(2), .ID_W(ID_W),
                     .WR0_FIRST(MEM_RX_FIRST)) u_mem_arb (
     .clk, .rst,
-    .s_awaddr(awaddr), .s_awlen(awlen), .s_awvalid(awvalid), .s_awready(awready),
+    .s_awaddr(awaddr), .s_awlen(awlen), .s_awvalid(awvalid), .s_awready(awready), .s_awsoon(aw_soon),
     .s_wdata(wdata), .s_wstrb(wstrb), .s_wlast(wlast), .s_wvalid(wvalid), .s_wready(wready),
     .s_bvalid(bvalid), .s_araddr(araddr), .s_arlen(arlen), .s_arvalid(arvalid), .s_arready(arready),
     .s_rdata(rdata), .s_rvalid(rvalid), .s_rready(rready),

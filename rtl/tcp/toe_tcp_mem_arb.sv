@@ -22,7 +22,10 @@
 // before), so a writer's AWVALID reaches the master through one mux and its AWREADY does
 // not depend on any AWVALID; a burst's W beats may follow from the cycle after its AW.
 // An AW asked for while the grant names another, idle writer waits one cycle for it to
-// move (none for writer 0 with WR0_FIRST: the grant rests on it).
+// move, unless the writer said so before on s_awsoon: a grant that no AW holds moves to
+// a writer that will ask soon (writer 0 first), else rests on writer 0 (WR0_FIRST) or
+// stays. s_awsoon never moves a grant an asking writer holds, and needs no timing: the
+// ring writers raise it from their job queue and while they wait for a burst's beats.
 module toe_tcp_mem_arb #(
   parameter int unsigned DATA_W = 64,
   parameter int unsigned ADDR_W = 40,
@@ -38,6 +41,7 @@ module toe_tcp_mem_arb #(
   input  logic [N_WR-1:0][7:0]           s_awlen,
   input  logic [N_WR-1:0]                s_awvalid,
   output logic [N_WR-1:0]                s_awready,
+  input  logic [N_WR-1:0]                s_awsoon,  // a hint: the writer will ask for an AW soon (tie to s_awvalid if unknown)
   input  logic [N_WR-1:0][DATA_W-1:0]    s_wdata,
   input  logic [N_WR-1:0][DATA_W/8-1:0]  s_wstrb,
   input  logic [N_WR-1:0]                s_wlast,
@@ -121,9 +125,10 @@ module toe_tcp_mem_arb #(
   // The next grant, among the writers asking less the one taken now. Writer 0 first: while
   // it asks or has a burst open and its run is short of WR0_FIRST, the others wait (so in
   // saturation writer 0 has WR0_FIRST bursts, then one other, in turn); once the run is
-  // reached while another asks, writer 0 waits for one other. Nobody to grant: park on
-  // writer 0 (WR0_FIRST), else stay.
-  wire [7:0] aw_ask = 8'(s_awvalid) & ~(aw_take ? 8'd1 << aw_gnt_reg : 8'd0);
+  // reached while another asks, writer 0 waits for one other. Nobody to grant: a writer
+  // that will ask soon (the same rules), else park on writer 0 (WR0_FIRST), else stay.
+  wire [7:0] aw_taken = aw_take ? 8'd1 << aw_gnt_reg : 8'd0;
+  wire [7:0] aw_ask = 8'(s_awvalid) & ~aw_taken;
   wire others_ask = |(aw_ask & ~8'd1);
   // the run with the AW taken now: another writer's ends it, writer 0's may complete it
   wire others_busy = others_ask || others_open_reg != '0;
@@ -136,7 +141,11 @@ module toe_tcp_mem_arb #(
   wire [7:0] aw_may = others_held ? aw_ask & 8'd1 : wr0_held ? aw_ask & ~8'd1 : aw_ask;
   pick_t w_pick;
   assign w_pick = wr0_first ? '{found: 1'b1, index: 3'd0} : pick(aw_may, 3'(aw_last_reg));
-  wire [WI-1:0] aw_park = WR0_FIRST != 0 ? '0 : aw_gnt_reg;
+  wire [7:0] aw_soon = 8'(s_awsoon) & ~aw_taken;
+  pick_t soon_pick;
+  assign soon_pick = WR0_FIRST != 0 && aw_soon[0] ? '{found: 1'b1, index: 3'd0}
+                   : pick(others_held ? aw_soon & 8'd1 : aw_soon, 3'(aw_last_reg));
+  wire [WI-1:0] aw_park = soon_pick.found ? WI'(soon_pick.index) : WR0_FIRST != 0 ? '0 : aw_gnt_reg;
   wire aw_move = aw_take || !s_awvalid[aw_gnt_reg];
   always_comb begin
     s_awready = '0;

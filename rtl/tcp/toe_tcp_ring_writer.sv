@@ -44,6 +44,7 @@ module toe_tcp_ring_writer
   output logic [7:0]          m_axi_awlen,
   output logic                m_axi_awvalid,
   input  logic                m_axi_awready,
+  output logic                m_aw_soon,       // an AW is near: a job waits, or a burst waits for its beats (toe_tcp_mem_arb's s_awsoon)
   output logic [DATA_W-1:0]   m_axi_wdata,
   output logic [DATA_W/8-1:0] m_axi_wstrb,
   output logic                m_axi_wlast,
@@ -186,6 +187,7 @@ module toe_tcp_ring_writer
   wire burst_here = !need_in_reg || in_lasts_reg != '0 || in_count >= out_left_reg || in_count >= to_boundary ||
                     in_count >= 17'(IN_BEATS) || in_count >= in_left_reg;
   assign m_axi_awvalid = state_reg == ST_ADDR && burst_here;
+  assign m_aw_soon = state_reg == ST_ADDR || s_job_valid;
   assign m_axi_awaddr = ADDR_W'(job_reg.base) + ADDR_W'({word_reg, {OW{1'b0}}});
   assign m_axi_awlen = left_least ? left_len : boundary_least ? boundary_len : 8'(IN_BEATS - 1);
 

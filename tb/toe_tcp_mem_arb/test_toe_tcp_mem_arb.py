@@ -8,9 +8,15 @@
 - writer 0 first (WR0_FIRST = K > 0): while another writer waits, writer 0 takes at most
   K grants before one of the others, so no writer waits for more than (N_WR - 1) * K of
   writer 0's bursts; with every writer always asking the grants are exactly K of writer
-  0's bursts, then one other's, in turn. K = 0: one round robin for all.
+  0's bursts, then one other's, in turn. K = 0: one round robin for all;
+- one writer's AW goes out while another's beats run: with every writer always asking
+  and the memory always ready, a burst of one writer follows one of another on W with
+  no idle cycle between them;
+- s_awsoon moves a grant no AW holds: a writer that said it will ask (a few cycles
+  ahead) while the others are idle has its AW taken in the first cycle it asks.
 Random idle cycles at the clients, random back-pressure on AW, W, AR and at the readers,
-random B and R delays; then a saturated phase for the grant pattern."""
+random B and R delays, random s_awsoon leads; then an announced phase for s_awsoon and a
+saturated phase for the grant pattern."""
 import random
 from collections import deque
 from pathlib import Path
@@ -49,7 +55,10 @@ class Bench:
         self.w_bits = len(dut.m_axi_wdata)
         # clients
         self.wr_todo = [deque() for _ in range(n_wr)]       # bursts to send: [addr, beats, number]
-        self.wr_cur = [None] * n_wr                           # [addr, beats, number, aw_taken, beats_taken]
+        self.wr_cur = [None] * n_wr                           # [addr, beats, number, aw_taken, beats_taken, lead]
+        self.lead = 0              # most cycles a writer raises s_awsoon before its AW (random 0..lead)
+        self.aw_from = [None] * n_wr                          # [cycle first valid, cycles with AWREADY] of a writer's AW
+        self.aw_waits = []         # [writer, cycles its AW waited at the master with AWREADY high] of every AW
         self.wr_b = [deque() for _ in range(n_wr)]          # bursts awaiting their B (numbers)
         self.wr_count = [0] * n_wr
         self.wr_wait_from = [None] * n_wr                     # writer 0's AW count when AWVALID rose
@@ -100,15 +109,21 @@ class Bench:
         await FallingEdge(dut.clk)
         self.cycle += 1
         # writers: AW of the current burst, then its beats
-        awaddr = awlen = awvalid = wdata = wlast = wvalid = 0
+        awaddr = awlen = awvalid = awsoon = wdata = wlast = wvalid = 0
         for i in range(self.n_wr):
             if self.wr_cur[i] is None and self.wr_todo[i] and not self.chance(self.idle):
-                self.wr_cur[i] = self.wr_todo[i].popleft() + [False, 0]
+                self.wr_cur[i] = self.wr_todo[i].popleft() + [False, 0, self.rng.randrange(self.lead + 1)]
             c = self.wr_cur[i]
             if c is None:
                 continue
-            addr, beats, n, aw_taken, taken = c
-            if not aw_taken:
+            addr, beats, n, aw_taken, taken, lead = c
+            if not aw_taken and lead:
+                c[5] -= 1          # announced on s_awsoon, not asking yet
+                awsoon |= 1 << i
+            elif not aw_taken:
+                awsoon |= 1 << i
+                if self.aw_from[i] is None:
+                    self.aw_from[i] = [self.cycle, 0]
                 awvalid |= 1 << i
                 awaddr |= field(addr, i, ADDR_W)
                 awlen |= field(beats - 1, i, 8)
@@ -119,6 +134,7 @@ class Bench:
                 wdata |= field(beat_word(wb, i, n, taken), i, wb)
                 wlast |= int(taken == beats - 1) << i
         dut.s_awaddr.value, dut.s_awlen.value, dut.s_awvalid.value = awaddr, awlen, awvalid
+        dut.s_awsoon.value = awsoon
         dut.s_wdata.value, dut.s_wlast.value, dut.s_wvalid.value = wdata, wlast, wvalid
         dut.s_wstrb.value = (1 << (self.n_wr * wb // 8)) - 1
         # readers: one AR at a time, any number outstanding
@@ -156,6 +172,9 @@ class Bench:
     def sample(self, b, rid):
         dut, wb = self.dut, self.w_bits
         # ---- AW ----
+        for i in range(self.n_wr):
+            if self.aw_from[i] is not None and dut.m_axi_awready.value:
+                self.aw_from[i][1] += 1          # a cycle the memory would have taken an AW
         if dut.m_axi_awvalid.value and dut.m_axi_awready.value:
             wid, addr, beats = int(dut.m_axi_awid.value), int(dut.m_axi_awaddr.value), int(dut.m_axi_awlen.value) + 1
             c = self.wr_cur[wid]
@@ -164,6 +183,8 @@ class Bench:
             assert (addr, beats) == (c[0], c[1]), f"writer {wid}: AW {addr:#x}+{beats}, its burst is {c[0]:#x}+{c[1]}"
             assert int(dut.m_axi_awsize.value) == (wb // 8).bit_length() - 1 and int(dut.m_axi_awburst.value) == 1
             c[3] = True
+            self.aw_waits.append([wid, self.aw_from[wid][1] - 1])
+            self.aw_from[wid] = None
             self.aw.append([wid, c[2], beats, 0])
             self.grants.append(wid)
             if wid == 0:
@@ -249,8 +270,8 @@ async def run_traffic(dut):
     rng = random.Random(1000 * n_wr + k)
     bench = Bench(dut, rng, n_wr, n_rd, k)
     # random phase: idle clients, back-pressure, delays
-    for idle, bp, delay in ((0.0, 0.0, 0), (0.3, 0.3, 8), (0.6, 0.1, 20)):
-        bench.idle, bench.bp, bench.b_delay, bench.r_delay = idle, bp, delay, delay
+    for idle, bp, delay, lead in ((0.0, 0.0, 0, 0), (0.3, 0.3, 8, 2), (0.6, 0.1, 20, 3)):
+        bench.idle, bench.bp, bench.b_delay, bench.r_delay, bench.lead = idle, bp, delay, delay, lead
         for _ in range(60):
             for i in range(n_wr):
                 if rng.random() < 0.7:
@@ -260,6 +281,23 @@ async def run_traffic(dut):
                     bench.add_read(i, rng.choice([1, rng.randrange(1, 33)]))
         await bench.run(200000)
     assert bench.wr_b == [deque() for _ in range(n_wr)] and all(not q for q in bench.ar_by_id.values())
+    bench.lead = 0
+    # announced phase: the last writer alone says on s_awsoon 1 to 3 cycles ahead that it
+    # will ask; the others idle and the memory ready: no AW of it waits
+    bench.idle = bench.bp = 0.0
+    bench.b_delay = bench.r_delay = 0
+    last = n_wr - 1
+    for _ in range(20):
+        bench.add_write(last, rng.choice([1, 3]))
+    first = len(bench.aw_waits)
+    while bench.busy():
+        c = bench.wr_cur[last]
+        if c is None and bench.wr_todo[last]:
+            # the next burst: announced 1 to 3 cycles ahead
+            bench.wr_cur[last] = bench.wr_todo[last].popleft() + [False, 0, rng.randrange(1, 4)]
+        await bench.step()
+    waits = bench.aw_waits[first:]
+    assert len(waits) == 20 and all(w == [last, 0] for w in waits), f"announced AWs waited: {waits}"
     # saturated phase: every writer always has a burst of the same length waiting, the
     # memory always ready: the grant pattern is the arbitration rule
     bench.idle = bench.bp = 0.0
