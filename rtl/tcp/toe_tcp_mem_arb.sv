@@ -136,15 +136,16 @@ module toe_tcp_mem_arb #(
   wire run_fills = aw_take && aw_gnt_reg == '0 && others_busy && wr0_run_reg == 8'(WR0_FIRST - 1);
   wire wr0_run_short = run_ends || (wr0_run_reg < 8'(WR0_FIRST) && !run_fills);
   wire others_held = WR0_FIRST != 0 && (s_awvalid[0] || wr0_open_reg != '0) && wr0_run_short;
-  wire wr0_first = WR0_FIRST != 0 && aw_ask[0] && (!others_ask || wr0_run_short);
-  wire wr0_held = WR0_FIRST != 0 && others_ask && !wr0_run_short;
-  wire [7:0] aw_may = others_held ? aw_ask & 8'd1 : wr0_held ? aw_ask & ~8'd1 : aw_ask;
-  pick_t w_pick;
-  assign w_pick = wr0_first ? '{found: 1'b1, index: 3'd0} : pick(aw_may, 3'(aw_last_reg));
-  wire [7:0] aw_soon = 8'(s_awsoon) & ~aw_taken;
-  pick_t soon_pick;
-  assign soon_pick = WR0_FIRST != 0 && aw_soon[0] ? '{found: 1'b1, index: 3'd0}
-                   : pick(others_held ? aw_soon & 8'd1 : aw_soon, 3'(aw_last_reg));
+  // The rule, for a set of writers: writer 0 first while its run is short or no other is
+  // in the set; the others wait while writer 0 holds its place; else round robin.
+  function automatic pick_t grant_pick(input logic [7:0] req);
+    logic others = |(req & ~8'd1);
+    if (WR0_FIRST != 0 && req[0] && (!others || wr0_run_short)) return '{found: 1'b1, index: 3'd0};
+    return pick(others_held ? req & 8'd1 : WR0_FIRST != 0 && !wr0_run_short ? req & ~8'd1 : req, 3'(aw_last_reg));
+  endfunction
+  pick_t w_pick, soon_pick;
+  assign w_pick = grant_pick(aw_ask);
+  assign soon_pick = grant_pick(8'(s_awsoon) & ~aw_taken);
   wire [WI-1:0] aw_park = soon_pick.found ? WI'(soon_pick.index) : WR0_FIRST != 0 ? '0 : aw_gnt_reg;
   wire aw_move = aw_take || !s_awvalid[aw_gnt_reg];
   always_comb begin
