@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp: the TCP subsystem. Segments from IPv4 RX are parsed (toe_tcp_rx_parse), looked
 // up one per cycle (toe_tcp_seg_lookup on toe_tcp_session_table) and processed by the
-// protocol core (toe_tcp_core); accepted
+// protocol core (toe_tcp_core); a passive open's ISN (toe_tcp_isn) is hashed from its
+// SYN's arrival at the parser on (toe_tcp_isn_prefetch), an active open's when the core
+// asks; accepted
 // payload is written to the session's RX ring in memory (toe_tcp_ring_writer) and read
 // back for the application on request (toe_tcp_ring_reader); application data is written
 // to the TX ring and segments are built from it by toe_tcp_tx_engine. All ring traffic
@@ -180,14 +182,16 @@ module toe_tcp
   end
 
   // ---------------- receive ----------------
-  logic seg_valid, seg_ready;
+  logic seg_valid, seg_ready, syn_hint_valid;
   tcp_seg_t seg;
+  tcp_isn_req_t syn_hint;
   logic [DATA_W-1:0] pl_tdata;
   logic [W-1:0] pl_tkeep;
   logic pl_tvalid, pl_tready, pl_tlast;
   toe_tcp_rx_parse #(.DATA_W(DATA_W), .FIFO_BYTES(RX_FIFO_BYTES), .FIFO_RAM_STYLE(RX_FIFO_RAM_STYLE)) u_parse (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
     .m_seg_valid(seg_valid), .m_seg_ready(seg_ready), .m_seg(seg),
+    .m_syn_hint_valid(syn_hint_valid), .m_syn_hint(syn_hint),
     .m_axis_tdata(pl_tdata), .m_axis_tkeep(pl_tkeep), .m_axis_tvalid(pl_tvalid),
     .m_axis_tready(pl_tready), .m_axis_tlast(pl_tlast),
     .stat_in_segs, .stat_in_errs, .stat_overflows(stat_rx_overflows)
@@ -231,17 +235,29 @@ module toe_tcp
   end
 
   // One ISN unit (RFC 6528) for both kinds of open, like the table: the core's active
-  // opens first (tag 1), the lookup's SYNs (tag 0) when the core does not ask.
+  // opens first (tag 1), the passive opens' prefetch (tag 0) when the core does not ask.
+  // The prefetch hashes a SYN's ISN from the parser's hint on and hands it to the
+  // lookup's claim (one per session-asking SYN, in order).
   logic isn_ready, isn_done, isn_done_core;
   logic [31:0] isn_value;
-  logic core_isn_req_valid, lk_isn_req_valid;
-  tcp_isn_req_t core_isn_req, lk_isn_req, isn_req;
-  assign isn_req = core_isn_req_valid ? core_isn_req : lk_isn_req;
+  logic core_isn_req_valid, pre_isn_req_valid;
+  tcp_isn_req_t core_isn_req, pre_isn_req, isn_req;
+  assign isn_req = core_isn_req_valid ? core_isn_req : pre_isn_req;
   toe_tcp_isn #(.HALF_ROUNDS(ISN_HALF_ROUNDS)) u_isn (
     .clk, .rst, .now_us(now_us_reg), .key(cfg_isn_key),
-    .req_valid(core_isn_req_valid || lk_isn_req_valid), .req_ready(isn_ready), .req_tag(core_isn_req_valid),
+    .req_valid(core_isn_req_valid || pre_isn_req_valid), .req_ready(isn_ready), .req_tag(core_isn_req_valid),
     .local_ip(cfg_ip), .local_port(isn_req.local_port), .remote_ip(isn_req.remote_ip),
     .remote_port(isn_req.remote_port), .rsp_valid(isn_done), .rsp_tag(isn_done_core), .isn(isn_value)
+  );
+  logic isn_claim_soon, isn_claim_valid, isn_claim_ready, claimed_isn_valid;
+  tcp_isn_req_t isn_claim;
+  logic [31:0] claimed_isn;
+  toe_tcp_isn_prefetch u_isn_prefetch (
+    .clk, .rst, .s_hint_valid(syn_hint_valid), .s_hint(syn_hint), .s_claim_soon(isn_claim_soon),
+    .s_claim_valid(isn_claim_valid), .s_claim_ready(isn_claim_ready), .s_claim(isn_claim),
+    .isn_req_valid(pre_isn_req_valid), .isn_req_ready(isn_ready && !core_isn_req_valid), .isn_req(pre_isn_req),
+    .isn_rsp_valid(isn_done && !isn_done_core), .isn_rsp(isn_value),
+    .m_isn_valid(claimed_isn_valid), .m_isn(claimed_isn)
   );
 
   logic [SID_W:0] half_open;
@@ -256,9 +272,8 @@ module toe_tcp
     .tab_req_alloc(lk_tab_req_alloc), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP),
     .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_listening,
     .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk),
-    .isn_req_valid(lk_isn_req_valid), .isn_req_ready(isn_ready && !core_isn_req_valid),
-    .isn_req(lk_isn_req),
-    .isn_rsp_valid(isn_done && !isn_done_core), .isn_rsp(isn_value),
+    .isn_claim_soon, .isn_claim_valid, .isn_claim_ready, .isn_claim,
+    .isn_rsp_valid(claimed_isn_valid), .isn_rsp(claimed_isn),
     .m_isn_valid(seg_isn_valid), .m_isn_ready(seg_isn_ready), .m_isn(seg_isn)
   );
 

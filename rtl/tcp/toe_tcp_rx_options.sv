@@ -11,7 +11,11 @@
 //   - One step of the walk skips up to two NOPs and takes the option behind them, and sees
 //     where the options end. Segments with no options and segments with one option behind
 //     up to two NOPs (Linux's data segments: NOP NOP timestamps) pass at one beat per
-//     cycle. A head whose options take n > 1 steps waits 2 (n - 1) cycles (Linux's SYN: 6).
+//     cycle. So do the option lists the common stacks put on SYNs and SYN-ACKs
+//     (known_syn_layout: Linux's, with and without SACK and timestamps; Windows'; macOS's
+//     and FreeBSD's), recognised whole in the first step: a SYN's step no longer waits for
+//     their walk (Linux's SYN waited 6 cycles until stop 68). A head whose options take
+//     n > 1 steps otherwise waits 2 (n - 1) cycles.
 //   - Every step moves the position forward by at least one byte, so a walk ends within
 //     40 steps whatever the bytes are.
 // Latency: two cycles. s_ready is registered.
@@ -83,6 +87,33 @@ module toe_tcp_rx_options
     return r[skip];
   endfunction
 
+  // The SYN option lists of the common stacks, MSS first (the values are don't-cares):
+  // well-formed whatever the values, so a match ends the walk at its first step, which
+  // has taken the MSS option. A list that is not one of them is walked.
+  function automatic logic known_syn_layout(input logic [8*N-1:0] o, input logic [5:0] len);
+    logic [N-1:0][7:0] b;
+    logic mss_first, ts_at_6, nop_ws_at_16;
+    b = o;
+    mss_first = b[0] == 8'd2 && b[1] == 8'd4;
+    ts_at_6 = b[6] == 8'd8 && b[7] == 8'd10;
+    nop_ws_at_16 = b[16] == 8'd1 && b[17] == 8'd3 && b[18] == 8'd3;
+    return mss_first && (
+      // Linux: MSS, SACK permitted, timestamps, NOP, window scale
+      (len == 6'd20 && b[4] == 8'd4 && b[5] == 8'd2 && ts_at_6 && nop_ws_at_16) ||
+      // Linux without SACK: MSS, NOP, NOP, timestamps, NOP, window scale
+      (len == 6'd20 && b[4] == 8'd1 && b[5] == 8'd1 && ts_at_6 && nop_ws_at_16) ||
+      // Linux without timestamps: MSS, NOP, NOP, SACK permitted, NOP, window scale
+      (len == 6'd12 && b[4] == 8'd1 && b[5] == 8'd1 && b[6] == 8'd4 && b[7] == 8'd2 &&
+       b[8] == 8'd1 && b[9] == 8'd3 && b[10] == 8'd3) ||
+      // Windows: MSS, NOP, window scale, NOP, NOP, SACK permitted
+      (len == 6'd12 && b[4] == 8'd1 && b[5] == 8'd3 && b[6] == 8'd3 && b[8] == 8'd1 &&
+       b[9] == 8'd1 && b[10] == 8'd4 && b[11] == 8'd2) ||
+      // macOS, FreeBSD: MSS, NOP, window scale, NOP, NOP, timestamps, SACK permitted, EOL
+      (len == 6'd24 && b[4] == 8'd1 && b[5] == 8'd3 && b[6] == 8'd3 && b[8] == 8'd1 &&
+       b[9] == 8'd1 && b[10] == 8'd8 && b[11] == 8'd10 && b[20] == 8'd4 && b[21] == 8'd2 &&
+       b[22] == 8'd0));
+  endfunction
+
   logic valid_reg, head_reg, fetched_reg;
   logic [PW-1:0] pass_reg;
   logic [8*PAD-1:0] opts_reg;
@@ -94,13 +125,14 @@ module toe_tcp_rx_options
   logic in_valid, in_head;
   logic [PW-1:0] in_pass;
   logic [8*N-1:0] in_opts;
+  logic [5:0] in_opt_len;
   rems_t in_rem;
   // the walk stage moves on when it is empty or its beat leaves
   wire advance = !valid_reg || (walk_reg.done && m_ready);
-  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + $bits(rems_t))) u_in (
-    .clk, .rst, .s_data({s_head, s_pass, s_opts, {8'(s_opt_len) - 8'd2, 8'(s_opt_len) - 8'd1, 8'(s_opt_len)}}),
+  toe_skid_buffer #(.WIDTH(1 + PW + 8 * N + 6 + $bits(rems_t))) u_in (
+    .clk, .rst, .s_data({s_head, s_pass, s_opts, s_opt_len, {8'(s_opt_len) - 8'd2, 8'(s_opt_len) - 8'd1, 8'(s_opt_len)}}),
     .s_valid, .s_ready,
-    .m_data({in_head, in_pass, in_opts, in_rem}), .m_valid(in_valid), .m_ready(advance)
+    .m_data({in_head, in_pass, in_opts, in_opt_len, in_rem}), .m_valid(in_valid), .m_ready(advance)
   );
 
   wire [8*PAD-1:0] in_opts_pad = {{(8 * (PAD - N)){1'b0}}, in_opts};
@@ -133,6 +165,7 @@ module toe_tcp_rx_options
       fetched_reg <= 1'b0;
       walk_reg <= start_done ? '{pos: '0, rem: '0, done: 1'b1, bad: 1'b0, has_mss: 1'b0, mss: '0} : first;
       if (!first.has_mss) walk_reg.mss <= '0;
+      if (known_syn_layout(in_opts, in_opt_len)) walk_reg.done <= 1'b1;   // first has its MSS
     end
     if (rst) valid_reg <= 1'b0;
   end

@@ -12,16 +12,15 @@
 // core stay below the cap; the count is exact, a burst of SYNs cannot pass it.
 // The answer can be stale by the time the core takes the segment (the core may release
 // or reuse the session in between); the core checks the session's tuple and state.
-// ISN: a SYN that asks for a session has its initial sequence number hashed (by the ISN
-// unit, toe_tcp_isn, RFC 6528, on the isn_req/isn_rsp ports: toe_tcp shares the one unit
-// with the core's active opens, which it serves first) from its issue on, beside the
-// table's answer and the core's queue, so that the core, which needs it in its step,
-// seldom waits for the hash (17 cycles, 9 at 64 bits: toe_tcp_isn). Its segment goes out with isn_asked set, and
-// the ISNs go out on m_isn in the same order (one for every such segment, whether the
-// table gave it a session or not: the core takes one per isn_asked segment). One hash at
-// a time, and at most ISN_DEPTH asked and not yet taken: such a SYN waits at the input
-// until the unit is free. The unit samples the tuple (the input's, isn_req) every idle
-// cycle, so the issue, decided late, drives only its busy flag.
+// ISN: a SYN that asks for a session claims its initial sequence number (RFC 6528) at its
+// issue (isn_claim_*, its tuple) from toe_tcp_isn_prefetch, which has usually hashed it
+// since the SYN reached the parser (else it hashes it now), and whose answer comes back on
+// isn_rsp, one per claim in order. Its segment goes out with isn_asked set, and the ISNs go
+// out on m_isn in the same order (one for every such segment, whether the table gave it a
+// session or not: the core takes one per isn_asked segment). At most ISN_DEPTH claimed and
+// not yet taken, and one claim at a time at the prefetch (isn_claim_ready, a register):
+// such a SYN waits at the input. isn_claim_soon tells the prefetch a claim is coming, so
+// that it starts no hash for a later SYN in front of it.
 module toe_tcp_seg_lookup
   import toe_tcp_pkg::*;
 #(
@@ -51,10 +50,11 @@ module toe_tcp_seg_lookup
   output logic           m_seg_valid,
   input  logic           m_seg_ready,
   output tcp_seg_lk_t    m_seg,
-  // the ISN unit: a hash asked for the input's SYN (its tuple), and its answer
-  output logic           isn_req_valid,
-  input  logic           isn_req_ready,
-  output tcp_isn_req_t   isn_req,
+  // the ISN prefetch: the input's SYN claims its ISN (its tuple), and the claims' answers
+  output logic           isn_claim_soon,
+  output logic           isn_claim_valid,
+  input  logic           isn_claim_ready,
+  output tcp_isn_req_t   isn_claim,
   input  logic           isn_rsp_valid,
   input  logic [31:0]    isn_rsp,
   // the ISNs of the isn_asked segments, in their order
@@ -78,19 +78,18 @@ module toe_tcp_seg_lookup
   logic room_reg;
   wire capped = syn_only(s_seg) && !room_reg;
 
-  // A SYN that asks for a session needs the hash unit and a place for its ISN. The hash
-  // is asked for by the issue; the unit samples the tuple every idle cycle, so the issue
-  // (behind the table's and the core's readiness) drives only the unit's busy flag. The
-  // ISNs' queue hands an ISN to the core in the cycle after the hash when it is empty.
+  // A SYN that asks for a session needs the prefetch's claim slot and a place for its
+  // ISN. The ISNs' queue hands an ISN to the core in the cycle after it comes when empty.
   localparam int unsigned IW = $clog2(ISN_DEPTH + 1);
-  logic [IW-1:0] isns_reg;          // ISNs asked (hashing or hashed) and not yet taken by the core
+  logic [IW-1:0] isns_reg;          // ISNs claimed (hashing or hashed) and not yet taken by the core
   assign tab_req_alloc = syn_only(s_seg) && !capped;
   assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH) &&
-                         (!tab_req_alloc || (isn_req_ready && isns_reg != IW'(ISN_DEPTH)));
+                         (!tab_req_alloc || (isn_claim_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
-  assign isn_req_valid = issue && tab_req_alloc;
-  assign isn_req = '{local_port: s_seg.local_port, remote_ip: s_seg.remote_ip, remote_port: s_seg.remote_port};
+  assign isn_claim_soon = s_seg_valid && tab_req_alloc;
+  assign isn_claim_valid = issue && tab_req_alloc;
+  assign isn_claim = '{local_port: s_seg.local_port, remote_ip: s_seg.remote_ip, remote_port: s_seg.remote_port};
 
   toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH), .BYPASS(1'b1)) u_isns (
     .clk, .rst, .s_data(isn_rsp), .s_valid(isn_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
@@ -108,7 +107,8 @@ module toe_tcp_seg_lookup
   tcp_seg_lk_t done;
   assign done = '{seg: wait_seg, session: tab_rsp_session, found: tab_rsp_found, is_new: tab_rsp_new,
                   listening: tab_rsp_listening, capped: wait_capped, isn_asked: wait_alloc};
-  toe_fifo #(.WIDTH($bits(tcp_seg_lk_t)), .DEPTH(DEPTH)) u_done (
+  // BYPASS: an answered segment into the empty queue is out the next cycle (since stop 68)
+  toe_fifo #(.WIDTH($bits(tcp_seg_lk_t)), .DEPTH(DEPTH), .BYPASS(1'b1)) u_done (
     .clk, .rst, .s_data(done), .s_valid(tab_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
     .m_data(m_seg), .m_valid(m_seg_valid), .m_ready(m_seg_ready), .uncommitted()
   );
@@ -121,7 +121,7 @@ module toe_tcp_seg_lookup
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
-    isns_reg <= isns_reg + IW'(isn_req_valid) - IW'(m_isn_valid && m_isn_ready);
+    isns_reg <= isns_reg + IW'(isn_claim_valid) - IW'(m_isn_valid && m_isn_ready);
     room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
@@ -146,17 +146,8 @@ module toe_tcp_seg_lookup
   // the core takes an ISN only when one is there, and no more than were asked
   always @(posedge clk) if (!rst) begin
     assert (!m_isn_ready || m_isn_valid) else $error("toe_tcp_seg_lookup: an ISN taken before it is there");
-    assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs asked than ISN_DEPTH");
-    assert (!isn_req_valid || isn_req_ready) else $error("toe_tcp_seg_lookup: a hash asked for while the unit is busy");
-  end
-  // the shared unit answers the lookup once per hash it asked for, and only then
-  logic hashing_reg;
-  always @(posedge clk) begin
-    if (!rst) begin
-      assert (!isn_rsp_valid || hashing_reg) else $error("toe_tcp_seg_lookup: an ISN it did not ask for");
-      assert (!isn_req_valid || !hashing_reg || isn_rsp_valid) else $error("toe_tcp_seg_lookup: a hash asked for before the last one's answer");
-    end
-    hashing_reg <= !rst && (isn_req_valid || (hashing_reg && !isn_rsp_valid));
+    assert (isns_reg <= IW'(ISN_DEPTH)) else $error("toe_tcp_seg_lookup: more ISNs claimed than ISN_DEPTH");
+    assert (!isn_claim_valid || isn_claim_ready) else $error("toe_tcp_seg_lookup: a claim while the prefetch holds one");
   end
 `endif
 endmodule

@@ -5,8 +5,12 @@ within a bound of cycles, either as one parsed segment (with the right MSS) or a
 tcpInErrs drop, as a reference walk of RFC 9293 3.1 option rules says. One segment with
 options 01 01 b9 ff once wrapped the walk's position and stopped the parser for good.
 A segment with one bit flipped anywhere (bad checksum) must be a drop. Segments with the
-options Linux puts on data segments (NOP NOP timestamps) pass as fast as segments of the
-same length without options."""
+options Linux puts on data segments (NOP NOP timestamps), and SYNs with the option lists
+of Linux, Windows and macOS, pass as fast as segments of the same length without options.
+The SYN hint (for the ISN prefetch): every frame whose flags byte arrives and says SYN
+without ACK or RST gives one hint with its tuple as the byte passes the input, whatever
+its checksum or length; no other frame (ACKs, SYN-ACKs, RSTs, frames cut before byte 13)
+gives one."""
 import random
 import struct
 from pathlib import Path
@@ -59,6 +63,29 @@ def ip_meta(length):
     return ((int.from_bytes(raw, "little") << 17 | length) << 1)
 
 
+def syn_layouts(rng):
+    """The SYN option lists of the common stacks, with random values."""
+    mss, ws, ts = rng.getrandbits(16).to_bytes(2, "big"), bytes([rng.randrange(15)]), rng.randbytes(8)
+    m = bytes([2, 4]) + mss
+    return {
+        "linux": m + bytes([4, 2, 8, 10]) + ts + bytes([1, 3, 3]) + ws,
+        "linux_nosack": m + bytes([1, 1, 8, 10]) + ts + bytes([1, 3, 3]) + ws,
+        "linux_nots": m + bytes([1, 1, 4, 2, 1, 3, 3]) + ws,
+        "windows": m + bytes([1, 3, 3]) + ws + bytes([1, 1, 4, 2]),
+        "macos": m + bytes([1, 3, 3]) + ws + bytes([1, 1, 8, 10]) + ts + bytes([4, 2, 0, 0]),
+    }
+
+
+async def start(dut, idle, backpressure):
+    """The parser out of reset, with a source and a sink of the given idle and back-pressure."""
+    tb = TB(dut)
+    src = tb.source("s_axis", idle=idle)
+    sink = tb.sink("m_axis", backpressure=backpressure)
+    dut.m_seg_ready.value = 1
+    await tb.reset()
+    return tb, src, sink
+
+
 def cases(rng):
     for olen in range(256):                       # every length, after a random NOP run
         nops = rng.randrange(0, 6)
@@ -82,17 +109,18 @@ def cases(rng):
         yield bytes(body)
     for _ in range(40):                           # well-formed lists as Linux sends them
         yield bytes([2, 4, 5, 0xB4, 4, 2, 8, 10]) + rng.getrandbits(64).to_bytes(8, "big") + bytes([1, 3, 3, 7])
+    for _ in range(30):                           # the stacks' SYN lists (matched whole by the
+        for opts in syn_layouts(rng).values():    # parser), as sent and with one byte changed
+            yield opts
+            at = rng.randrange(len(opts))
+            yield opts[:at] + bytes([rng.choice([0, 1, 2, 3, 4, 8, 10, rng.getrandbits(8)])]) + opts[at + 1:]
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
 async def option_fuzz(dut):
     w = len(dut.s_axis_tdata) // 8
-    tb = TB(dut)
     rng = random.Random(8)
-    src = tb.source("s_axis", idle=0.2)
-    sink = tb.sink("m_axis", backpressure=0.2)
-    dut.m_seg_ready.value = 1
-    await tb.reset()
+    tb, src, sink = await start(dut, idle=0.2, backpressure=0.2)
     good = bad = corrupt = 0
     for opts in cases(rng):
         payload = bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 3 * w)))
@@ -133,6 +161,42 @@ async def option_fuzz(dut):
     assert sink.empty()
 
 
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def syn_hints(dut):
+    rng = random.Random(13)
+    tb, src, sink = await start(dut, idle=0.3, backpressure=0.2)
+    hints = []
+
+    async def watch():
+        while True:
+            await FallingEdge(tb.clk)
+            await ReadOnly()
+            if int(dut.m_syn_hint_valid.value):
+                h = int(dut.m_syn_hint.value)     # tcp_isn_req_t {local_port, remote_ip, remote_port}
+                hints.append((h >> 48, (h >> 16) & 0xFFFFFFFF, h & 0xFFFF))
+    cocotb.start_soon(watch())
+    src_ip = int.from_bytes(bytes(map(int, SRC.split("."))), "big")
+    want = []
+    for _ in range(300):
+        sport, dport = rng.getrandbits(16), rng.getrandbits(16)
+        flags = rng.choice([0x02, 0x02, 0x12, 0x10, 0x06, 0x03, 0x18, 0x01, 0x04, 0xC2, rng.getrandbits(8)])
+        payload = bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 100)))
+        seg = struct.pack("!HHIIBBHHH", sport, dport, 1, 0, 5 << 4, flags, 65535, 0, 0) + payload
+        cut = rng.random() < 0.15               # hostile: cut anywhere, some before the flags
+        if cut:
+            seg = seg[:rng.randrange(1, 20)]
+        if len(seg) > 13 and flags & 0x02 and not flags & 0x14:
+            want.append((dport, src_ip, sport))
+        src.send_nowait(seg, tuser=ip_meta(len(seg)))   # checksum mostly wrong: hinted all the same
+    for _ in range(300 * 20):
+        await FallingEdge(tb.clk)
+        if src.empty() and len(hints) >= len(want):
+            break
+    await tb.cycles(50)
+    assert hints == want, f"{len(hints)} hints, {len(want)} SYNs"
+    assert len(want) > 50
+
+
 async def stream_cycles(tb, dut, src, sink, segs):
     """Cycles from the first beat offered until every segment is out, back to back."""
     for seg in segs:
@@ -155,17 +219,26 @@ async def stream_cycles(tb, dut, src, sink, segs):
 async def linux_options_cost_no_cycles(dut):
     """Data segments with NOP NOP timestamps (Linux's layout) and the same segments with the
     12 option bytes as payload instead: the same cycles for a back-to-back run."""
-    tb = TB(dut)
-    src = tb.source("s_axis", idle=0.0)
-    sink = tb.sink("m_axis", backpressure=0.0)
-    dut.m_seg_ready.value = 1
-    await tb.reset()
+    tb, src, sink = await start(dut, idle=0.0, backpressure=0.0)
     n, payload = 64, bytes(range(64))
     ts = bytes([1, 1, 8, 10]) + bytes(range(8))
     with_opts = await stream_cycles(tb, dut, src, sink, [segment(ts, payload)[0] for _ in range(n)])
     without = await stream_cycles(tb, dut, src, sink, [segment(b"", ts + payload)[0] for _ in range(n)])
     dut._log.info("%d segments: %d cycles with NOP NOP TS, %d with the bytes as payload", n, with_opts, without)
     assert with_opts <= without + 2, f"{with_opts} cycles with options vs {without} without"
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def syn_layouts_cost_no_cycles(dut):
+    """SYNs with the option lists of Linux, Windows, macOS: as fast as the same segments with
+    the option bytes as payload (the walk would take 2 cycles per option past the first)."""
+    tb, src, sink = await start(dut, idle=0.0, backpressure=0.0)
+    n = 32
+    for name, opts in syn_layouts(random.Random(9)).items():
+        with_opts = await stream_cycles(tb, dut, src, sink, [segment(opts, b"")[0] for _ in range(n)])
+        without = await stream_cycles(tb, dut, src, sink, [segment(b"", opts)[0] for _ in range(n)])
+        dut._log.info("%s: %d SYNs in %d cycles, %d with the bytes as payload", name, n, with_opts, without)
+        assert with_opts <= without + 2, f"{name}: {with_opts} cycles with options vs {without} without"
 
 
 @pytest.mark.parametrize("data_w", [64, 512])
