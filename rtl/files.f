@@ -43,6 +43,7 @@ rtl/tcp/toe_tcp_mem_arb.sv
 rtl/tcp/toe_tcp_tx_engine.sv
 rtl/tcp/toe_tcp_isn.sv
 rtl/tcp/toe_tcp_isn_prefetch.sv
+rtl/tcp/toe_tcp_syn_hint.sv
 rtl/tcp/toe_tcp_timer_wheel.sv
 rtl/tcp/toe_tcp_rx_deliver.sv
 rtl/tcp/toe_tcp_rx_read.sv

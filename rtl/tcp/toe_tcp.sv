@@ -2,8 +2,8 @@
 // toe_tcp: the TCP subsystem. Segments from IPv4 RX are parsed (toe_tcp_rx_parse), looked
 // up one per cycle (toe_tcp_seg_lookup on toe_tcp_session_table) and processed by the
 // protocol core (toe_tcp_core); a passive open's ISN (toe_tcp_isn) is hashed from its
-// SYN's arrival at the parser on (toe_tcp_isn_prefetch), an active open's when the core
-// asks; accepted
+// SYN's arrival at the MAC on (s_syn_hint from toe_tcp_syn_hint, into
+// toe_tcp_isn_prefetch), an active open's when the core asks; accepted
 // payload is written to the session's RX ring in memory (toe_tcp_ring_writer) and read
 // back for the application on request (toe_tcp_ring_reader); application data is written
 // to the TX ring and segments are built from it by toe_tcp_tx_engine. All ring traffic
@@ -55,6 +55,10 @@ module toe_tcp
   input  logic                  cfg_rfc5961_rst,   // challenge ACK for an in-window RST not at RCV.NXT
   input  logic                  cfg_rfc5961_syn,   // challenge ACK for a SYN in a synchronized state
   input  logic                  cfg_nagle,         // hold a short segment while data is unacknowledged
+  // a SYN's tuple as it arrives from the MAC (toe_tcp_syn_hint): its passive open's ISN
+  // hash starts then. Tied to 0: the hash starts at the session lookup (a slower open).
+  input  logic                  s_syn_hint_valid,
+  input  tcp_isn_req_t          s_syn_hint,
   // from IPv4 RX / to the IP arbiter
   input  logic [DATA_W-1:0]     s_axis_tdata,
   input  logic [DATA_W/8-1:0]   s_axis_tkeep,
@@ -182,16 +186,14 @@ module toe_tcp
   end
 
   // ---------------- receive ----------------
-  logic seg_valid, seg_ready, syn_hint_valid;
+  logic seg_valid, seg_ready;
   tcp_seg_t seg;
-  tcp_isn_req_t syn_hint;
   logic [DATA_W-1:0] pl_tdata;
   logic [W-1:0] pl_tkeep;
   logic pl_tvalid, pl_tready, pl_tlast;
   toe_tcp_rx_parse #(.DATA_W(DATA_W), .FIFO_BYTES(RX_FIFO_BYTES), .FIFO_RAM_STYLE(RX_FIFO_RAM_STYLE)) u_parse (
     .clk, .rst, .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready, .s_axis_tlast, .s_axis_tuser,
     .m_seg_valid(seg_valid), .m_seg_ready(seg_ready), .m_seg(seg),
-    .m_syn_hint_valid(syn_hint_valid), .m_syn_hint(syn_hint),
     .m_axis_tdata(pl_tdata), .m_axis_tkeep(pl_tkeep), .m_axis_tvalid(pl_tvalid),
     .m_axis_tready(pl_tready), .m_axis_tlast(pl_tlast),
     .stat_in_segs, .stat_in_errs, .stat_overflows(stat_rx_overflows)
@@ -236,7 +238,7 @@ module toe_tcp
 
   // One ISN unit (RFC 6528) for both kinds of open, like the table: the core's active
   // opens first (tag 1), the passive opens' prefetch (tag 0) when the core does not ask.
-  // The prefetch hashes a SYN's ISN from the parser's hint on and hands it to the
+  // The prefetch hashes a SYN's ISN from its hint from the MAC side on and hands it to the
   // lookup's claim (one per session-asking SYN, in order).
   logic isn_ready, isn_done, isn_done_core;
   logic [31:0] isn_value;
@@ -253,7 +255,7 @@ module toe_tcp
   tcp_isn_req_t isn_claim;
   logic [31:0] claimed_isn;
   toe_tcp_isn_prefetch u_isn_prefetch (
-    .clk, .rst, .s_hint_valid(syn_hint_valid), .s_hint(syn_hint), .s_claim_soon(isn_claim_soon),
+    .clk, .rst, .s_hint_valid(s_syn_hint_valid), .s_hint(s_syn_hint), .s_claim_soon(isn_claim_soon),
     .s_claim_valid(isn_claim_valid), .s_claim_ready(isn_claim_ready), .s_claim(isn_claim),
     .isn_req_valid(pre_isn_req_valid), .isn_req_ready(isn_ready && !core_isn_req_valid), .isn_req(pre_isn_req),
     .isn_rsp_valid(isn_done && !isn_done_core), .isn_rsp(isn_value),

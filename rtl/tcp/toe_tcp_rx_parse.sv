@@ -14,8 +14,6 @@
 // (csum_latency register stages, and above 128 bits a register before the verdict) with
 // the segment beside it (toe_axis_csum_stream), so that the verdict rides on its last
 // beat into the FIFO (which always takes a beat: it drops whole frames when full).
-// SYN hint (m_syn_hint_*): the tuple of a SYN (no ACK, no RST) as its flags pass the
-// input, before the checksum, for toe_tcp_isn_prefetch (a hint: nothing waits for it).
 module toe_tcp_rx_parse
   import toe_pkg::*;
   import toe_tcp_pkg::*;
@@ -36,8 +34,6 @@ module toe_tcp_rx_parse
   output logic                  m_seg_valid,
   input  logic                  m_seg_ready,
   output tcp_seg_t              m_seg,
-  output logic                  m_syn_hint_valid,
-  output tcp_isn_req_t          m_syn_hint,
   output logic [DATA_W-1:0]     m_axis_tdata,
   output logic [DATA_W/8-1:0]   m_axis_tkeep,
   output logic                  m_axis_tvalid,
@@ -62,25 +58,6 @@ module toe_tcp_rx_parse
     .sum(seed));
   wire in_take = s_axis_tvalid && s_axis_tready;
 
-  // ---- SYN hint: ports from the first beat, flags (byte 13) from beat 13 / W ----
-  localparam int unsigned FLAGS_BEAT = 13 / W;
-  localparam int unsigned BW = $clog2(FLAGS_BEAT + 2);
-  logic [BW-1:0] in_beat_reg;       // beats of the frame so far, up to FLAGS_BEAT + 1
-  logic [31:0] in_ports_reg;
-  wire [31:0] in_ports = in_beat_reg == '0 ? s_axis_tdata[31:0] : in_ports_reg;
-  wire [7:0] in_flags = s_axis_tdata[8*(13 % W) +: 8];
-  assign m_syn_hint_valid = in_take && in_beat_reg == BW'(FLAGS_BEAT) && s_axis_tkeep[13 % W] &&
-                            in_flags[F_SYN] && !in_flags[F_ACK] && !in_flags[F_RST];
-  assign m_syn_hint = '{remote_ip: iph.src_ip, remote_port: {in_ports[7:0], in_ports[15:8]},
-                        local_port: {in_ports[23:16], in_ports[31:24]}};
-  always_ff @(posedge clk) begin
-    if (in_take) begin
-      if (in_beat_reg == '0) in_ports_reg <= s_axis_tdata[31:0];
-      if (s_axis_tlast) in_beat_reg <= '0;
-      else if (in_beat_reg != BW'(FLAGS_BEAT + 1)) in_beat_reg <= in_beat_reg + 1'b1;
-    end
-    if (rst) in_beat_reg <= '0;
-  end
   // the segment beside its checksum, csum_latency cycles later (s_axis_tready is always 1:
   // the FIFO drops whole frames when full, so no beat waits)
   logic [DATA_W-1:0] cs_tdata;

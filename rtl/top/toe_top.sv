@@ -244,6 +244,16 @@ module toe_top
     .drop_bad(stat_inc[CNT_ETH_IN_FCS_ERRORS]), .drop_full(stat_inc[CNT_ETH_IN_OVERFLOWS])
   );
 
+  // A SYN to this host, seen as it comes in from the MAC: its ISN hash starts then.
+  logic syn_hint_valid;
+  toe_tcp_pkg::tcp_isn_req_t syn_hint;
+  toe_tcp_syn_hint #(.DATA_W(DATA_W)) u_syn_hint (
+    .clk, .rst, .cfg_ip,
+    .s_axis_tdata(s_mac_rx_axis_tdata), .s_axis_tkeep(s_mac_rx_axis_tkeep),
+    .s_axis_tvalid(s_mac_rx_axis_tvalid), .s_axis_tready(s_mac_rx_axis_tready),
+    .s_axis_tlast(s_mac_rx_axis_tlast), .m_hint_valid(syn_hint_valid), .m_hint(syn_hint)
+  );
+
   logic [DATA_W-1:0] l3_tdata;
   logic [W-1:0] l3_tkeep;
   logic l3_tlast, l3_tuser, ip_in_tvalid, ip_in_tready, arp_in_tvalid, arp_in_tready;
@@ -407,6 +417,7 @@ module toe_top
     .cfg_rto_max_us(cfg_tcp_rto_max_us), .cfg_max_retries(cfg_tcp_max_retries),
     .cfg_delack_us(cfg_tcp_delack_us), .cfg_time_wait_us(cfg_tcp_time_wait_us), .cfg_isn_key(cfg_tcp_isn_key),
     .cfg_drop_synfin, .cfg_rfc5961_rst, .cfg_rfc5961_syn, .cfg_nagle,
+    .s_syn_hint_valid(syn_hint_valid), .s_syn_hint(syn_hint),
     .s_axis_tdata(l4_tdata), .s_axis_tkeep(l4_tkeep), .s_axis_tvalid(tcp_in_tvalid),
     .s_axis_tready(tcp_in_tready), .s_axis_tlast(l4_tlast), .s_axis_tuser(l4_tuser),
     .m_axis_tdata(ipt_tdata[3]), .m_axis_tkeep(ipt_tkeep[3]), .m_axis_tvalid(ipt_tvalid[3]),
