@@ -276,7 +276,9 @@ module toe_tcp_core
   logic sq_valid, sq_pop;
   logic [SW-1:0] sq_sid;
 
-  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16)) u_q_cmd (.clk, .rst, .s_data(post_cmd), .s_valid(do_cmd),
+  // the segment command queue hands a command pushed into it empty to the TX engine the
+  // next cycle (BYPASS, since stop 69): a cycle off every segment's way out
+  toe_fifo #(.WIDTH(TCP_TX_CMD_W), .DEPTH(16), .BYPASS(1'b1)) u_q_cmd (.clk, .rst, .s_data(post_cmd), .s_valid(do_cmd),
     .s_ready(q_cmd_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_cmd), .m_valid(m_cmd_valid),
     .m_ready(m_cmd_ready), .uncommitted());
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),

@@ -4,16 +4,19 @@
 // job; up to the reader's JOBS_AHEAD commands are in flight), sums it while it fills a
 // store-and-forward FIFO, and then sends the 20-byte header with the checksum (pseudo-
 // header + header + payload) in front of it, with ip_tx_meta_t on tuser[IP_TX_META_W:1].
-// A command with mss != 0 (SYN) carries the MSS option as its first 4 payload bytes
-// (data offset 6).
-// ACK-only fast path: a command without payload, SYN or FIN (a pure ACK, a window or
-// keepalive probe, an RST) reads no ring and does not wait behind the data segments
-// whose payload is still being read: it has its own queue, and between two segments the
-// output takes the next header-only one and the next data segment in turn. Such a segment
-// may overtake a data segment commanded before it: its ACK and window are newer, and the
-// data segment's older ones are ones the peer has already had or ignores (RFC 9293
-// 3.10.7.4: SND.WL1/WL2); SYNs and FINs occupy sequence space and stay in order with the
-// data. Data, SYN and FIN segments leave in command order, and so do header-only ones.
+// A command with mss != 0 (a SYN or SYN-ACK; it has no payload: asserted) carries the
+// MSS option (data offset 6).
+// Header-only fast path: a command without payload or FIN (a pure ACK, a window or
+// keepalive probe, an RST, a SYN or SYN-ACK with its option) reads no ring and does not
+// wait behind the data segments whose payload is still being read: it has its own queue,
+// and between two segments the output takes the next header-only one and the next data
+// segment in turn. Such a segment may overtake a data segment commanded before it: its
+// ACK and window are newer, and the data segment's older ones are ones the peer has
+// already had or ignores (RFC 9293 3.10.7.4: SND.WL1/WL2); a SYN or SYN-ACK is sent
+// only in SYN-SENT or SYN-RECEIVED, where its session has no data or FIN segment to
+// overtake (before stop 69 it took the data path: 3 cycles more on every open). FINs
+// occupy sequence space behind the data and stay in order with it. Data and FIN
+// segments leave in command order, and so do header-only ones.
 // Timing: payload is store-and-forward (the checksum leads the segment); one beat per
 // cycle; FIFO_BYTES must hold at least two largest segments for back-to-back streaming.
 // The header's share of the checksum (pseudo-header and header fields) is summed when a
@@ -67,7 +70,7 @@ module toe_tcp_tx_engine
   output logic                  stat_out_segs
 );
   localparam int unsigned W = DATA_W / 8;
-  localparam int unsigned HDR_TERMS = 15;
+  localparam int unsigned HDR_TERMS = 17;
   localparam int unsigned HDR_SUM_W = 16 + $clog2(HDR_TERMS);   // the header's 16-bit terms, summed unfolded
 
   // ---- issue: header-only commands to their own queue; else start the payload read and
@@ -76,7 +79,7 @@ module toe_tcp_tx_engine
   logic pend_ready, pend_valid, pend_pop;
   tcp_tx_cmd_t pend;
   logic [HDR_SUM_W-1:0] pend_hdr_sum;   // its header's share of the checksum (unfolded)
-  wire header_only = s_cmd.length == '0 && s_cmd.mss == '0 && !s_cmd.flags[F_SYN] && !s_cmd.flags[F_FIN];
+  wire header_only = s_cmd.length == '0 && !s_cmd.flags[F_FIN];
   wire needs_read = s_cmd.length != '0;
   logic hof_ready, hof_valid, hof_pop;
   tcp_tx_cmd_t hof_cmd;
@@ -95,8 +98,13 @@ module toe_tcp_tx_engine
   assign m_rd_job = '{session: s_cmd.session, tag: 3'd0,
                       base: ring_base(cfg_mem_base, s_cmd.session, 1'b1, RING_BYTES),
                       offset: s_cmd.seq, length: 17'(s_cmd.length), skip: '0, reassembled: '0};
-  // The checksum's share of the pseudo-header and the header fields (both queues keep it):
-  // the output adds the payload's and folds.
+  // the MSS option's 4 bytes (kind 2, length 4, the MSS) in stream order, none without one
+  // (the header-only beat's payload)
+  function automatic logic [31:0] mss_option(input logic [15:0] mss);
+    return mss != '0 ? {mss[7:0], mss[15:8], 8'd4, 8'd2} : '0;
+  endfunction
+  // The checksum's share of the pseudo-header, the header fields and the MSS option (both
+  // queues keep it): the output adds the payload's and folds.
   // The pseudo-header's TCP length (header, option, payload: below 2^16) is two terms, the
   // header's bytes and the payload's length: their sum in the tree, not a carry chain in
   // front of it.
@@ -104,7 +112,7 @@ module toe_tcp_tx_engine
     return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP),
             16'(TCP_HDR_BYTES) + (c.mss != '0 ? 16'd4 : 16'd0), c.length,
             c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
-            {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
+            {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window, c.mss != '0 ? 16'h0204 : 16'h0, c.mss};
   endfunction
   assign taken.cmd = s_cmd;
   toe_csa_tree #(.N(HDR_TERMS), .IN_W(16), .OUT_W(HDR_SUM_W)) u_cmd_hdr_sum (
@@ -142,10 +150,12 @@ module toe_tcp_tx_engine
     for (int i = 0; i < HDR_TERMS; i++) want += HDR_SUM_W'(t[16*i +: 16]);
     assert (HDR_SUM_W'(taken.hdr_s + taken.hdr_c) == want)
       else $error("toe_tcp_tx_engine: header share %0h, terms sum to %0h", taken.hdr_s + taken.hdr_c, want);
+    assert (s_cmd.mss == '0 || s_cmd.length == '0)
+      else $error("toe_tcp_tx_engine: a command with the MSS option and payload (the option goes header-only)");
   end
 `endif
 
-  // ---- payload: ring bytes, or the MSS option, or nothing (one empty beat) ----
+  // ---- payload: ring bytes, or nothing (a FIN's: one empty beat) ----
   logic [DATA_W-1:0] pl_tdata;
   logic [W-1:0] pl_tkeep;
   logic pl_tvalid, pl_tready, pl_tlast;
@@ -157,8 +167,7 @@ module toe_tcp_tx_engine
     pl_tvalid = pend_valid && s_rd_tvalid;
     if (!from_ring) begin
       pl_tdata = '0;
-      pl_tdata[31:0] = {pend.mss[7:0], pend.mss[15:8], 8'd4, 8'd2};
-      pl_tkeep = pend.mss != '0 ? W'(4'hF) : '0;
+      pl_tkeep = '0;
       pl_tlast = 1'b1;
       pl_tvalid = pend_valid;
     end
@@ -218,7 +227,8 @@ module toe_tcp_tx_engine
   end
 `endif
 
-  // ---- the next segment: a data (or SYN/FIN) one or a header-only one (an empty beat),
+  // ---- the next segment: a data (or FIN) one or a header-only one (one beat: its option's
+  // 4 bytes or none),
   // in turn when both wait (toe_axis_arb_mux: a whole segment at a time); the command and
   // the checksum ride on tuser ----
   localparam int unsigned SEG_USER_W = TCP_TX_CMD_W + 16;
@@ -230,7 +240,8 @@ module toe_tcp_tx_engine
   logic [15:0] seg_checksum;
   toe_axis_arb_mux #(.N(2), .DATA_W(DATA_W), .USER_W(SEG_USER_W)) u_arb (
     .clk, .rst,
-    .s_axis_tdata({DATA_W'(0), sf_tdata}), .s_axis_tkeep({W'(0), sf_tkeep}),
+    .s_axis_tdata({DATA_W'(mss_option(hof_cmd.mss)), sf_tdata}),
+    .s_axis_tkeep({hof_cmd.mss != '0 ? W'(4'hF) : W'(0), sf_tkeep}),
     .s_axis_tvalid({hof_valid, sf_tvalid && hdr_valid && hsum_valid}), .s_axis_tready(arb_tready),
     .s_axis_tlast({1'b1, sf_tlast}),
     .s_axis_tuser({{hof_cmd, checksum_field(32'(hof_hdr_sum))}, {hcmd, hsum}}),

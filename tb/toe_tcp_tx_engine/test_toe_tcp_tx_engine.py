@@ -4,10 +4,11 @@ payload from a ring-reader model. Written from the module's contract, not its co
   flags and window; the MSS option when it has one; payload = the session's TX ring bytes
   [seq, seq + length); a TCP checksum that verifies over the IPv4 pseudo-header; meta =
   (remote IP, protocol 6, TCP length);
-- data, SYN and FIN segments leave in command order, and so do header-only ones (pure ACK,
-  probe, RST);
-- a header-only segment does not wait for the payload of a data segment commanded before
-  it (the ACK-only fast path), while a FIN does;
+- data and FIN segments leave in command order, and so do header-only ones (pure ACK,
+  probe, RST, SYN and SYN-ACK: sent only in SYN-SENT and SYN-RECEIVED, where their
+  session has no data to overtake);
+- a header-only segment, a SYN-ACK too, does not wait for the payload of a data segment
+  commanded before it (the header-only fast path), while a FIN does;
 - random idle cycles on the ring reader's data, random read latency, random back-pressure
   on the output, at 64 and 512 bits."""
 import random
@@ -43,7 +44,7 @@ def pack_cmd(c):
 
 
 def header_only(c):
-    return c["length"] == 0 and c["mss"] == 0 and not c["flags"] & (SYN | FIN)
+    return c["length"] == 0 and not c["flags"] & FIN
 
 
 def random_cmd(rng, n):
@@ -65,7 +66,7 @@ def random_cmd(rng, n):
         c["length"] = rng.randrange(1, 600)
     elif kind == "syn":
         c["flags"] = SYN | rng.choice([0, ACK])
-        c["mss"] = 1460
+        c["mss"] = rng.choice([1460, 536, rng.randrange(1, 65536)])   # every bit of the option's checksum share
     return c
 
 
@@ -163,7 +164,7 @@ async def random_commands_give_exact_segments_in_order_per_path(dut):
         reads += [c for c in ordered if c["length"]]
         for frame in out:
             t = TCP(frame[0])
-            is_fast = not t.flags & (SYN | FIN) and len(frame[0]) == t.dataofs * 4
+            is_fast = not t.flags & FIN and len(frame[0]) == t.dataofs * 4
             check_segment(frame, (fast if is_fast else ordered).pop(0))
         assert not fast and not ordered
         for _ in range(50):
@@ -183,8 +184,9 @@ async def header_only_segments_pass_a_data_segment_waiting_for_its_payload(dut):
     data = dict(random_cmd(rng, 0), flags=ACK | PSH, length=1000, mss=0)
     env.held = True
     await env.send(data)
-    for kind in ("ack", "rst", "probe"):
-        c = dict(random_cmd(rng, 1), flags={"ack": ACK, "rst": RST | ACK, "probe": ACK}[kind], length=0, mss=0)
+    for kind in ("ack", "rst", "probe", "syn_ack", "syn"):
+        c = dict(random_cmd(rng, 1), flags={"ack": ACK, "rst": RST | ACK, "probe": ACK, "syn_ack": SYN | ACK,
+                                            "syn": SYN}[kind], length=0, mss=1460 if "syn" in kind else 0)
         await env.send(c)
         check_segment(await env.recv(limit=200), c)
     # a FIN takes sequence space: it waits behind the data
