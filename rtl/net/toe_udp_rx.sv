@@ -9,10 +9,7 @@
 // good, unicast datagrams with a 20-byte IP header); FIFO full (udpInOverflows).
 // Listen table: UDP_PORTS entries, opened and closed through listen_req/listen_rsp.
 // Timing: the checksum has csum_latency(DATA_W) register stages, with the datagram beside it
-// (toe_axis_csum_stream), and its verdict leaves a register (VERDICT_REG, since stop 69: the
-// running sum's fold and compare into the FIFO's commit and the unreachable request were
-// toe_top's deepest paths at 64 bits, 13 LUT levels); the frame FIFO takes every beat (it
-// drops whole datagrams).
+// (toe_axis_csum_stream); the frame FIFO takes every beat (it drops whole datagrams).
 module toe_udp_rx
   import toe_pkg::*;
 #(
@@ -116,7 +113,7 @@ module toe_udp_rx
   logic c_tvalid, c_tlast;
   logic [CW-1:0] c_tuser;
   logic sum_ok;
-  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(CW), .LATENCY(csum_latency(DATA_W)), .VERDICT_REG(1'b1)) u_csum (
+  toe_axis_csum_stream #(.DATA_W(DATA_W), .USER_W(CW), .LATENCY(csum_latency(DATA_W))) u_csum (
     .clk, .rst, .s_axis_tdata(tr_tdata), .s_axis_tkeep(tr_tkeep), .s_axis_tvalid(tr_tvalid),
     .s_axis_tlast(tr_tlast), .s_axis_tuser(tr_tuser[CW-1:0]), .start(16'd0), .seed,
     .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
