@@ -54,10 +54,13 @@ module toe_tcp_isn_prefetch
   logic [AW-1:0] entry_age_reg;     // cycles since the answer (saturates at FRESH_CYCLES)
   logic held_reg;                   // a claim taken, not yet matched or hashing
   tcp_isn_req_t held_tuple_reg;
+  logic held_match_reg;             // its tuple is the entry's: compared as the claim is taken,
+                                    // against the entry as it is written then (the entry's tuple
+                                    // does not change while a claim is held but by its own hash)
 
   wire fresh = entry_age_reg != AW'(FRESH_CYCLES);
   assign s_claim_ready = !held_reg;
-  wire hit = held_reg && !entry_claimed_reg && entry_tuple_reg == held_tuple_reg &&
+  wire hit = held_reg && held_match_reg && !entry_claimed_reg &&
              (entry_reg == E_HASHING || (entry_reg == E_DONE && fresh));
   wire hint_room = entry_reg == E_NONE || (entry_reg == E_DONE && !fresh) ||
                    (entry_reg == E_HASHING && entry_claimed_reg);
@@ -90,6 +93,7 @@ module toe_tcp_isn_prefetch
     if (s_claim_valid && s_claim_ready) begin
       held_reg <= 1'b1;
       held_tuple_reg <= s_claim;
+      held_match_reg <= isn_req_valid ? s_claim == s_hint : s_claim == entry_tuple_reg;   // (isn_req is the hint's)
     end
     if (rst) begin
       entry_reg <= E_NONE;
@@ -113,6 +117,8 @@ module toe_tcp_isn_prefetch
     assert (!s_claim_valid || s_claim_ready)
       else $error("toe_tcp_isn_prefetch: a claim while one is held");
     assert (!(hit && isn_req_valid)) else $error("toe_tcp_isn_prefetch: a claim both matched and hashed");
+    assert (!held_reg || held_match_reg == (held_tuple_reg == entry_tuple_reg))
+      else $error("toe_tcp_isn_prefetch: the held claim's match is stale");
   end
 `endif
 endmodule
