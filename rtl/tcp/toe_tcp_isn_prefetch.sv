@@ -30,7 +30,7 @@ module toe_tcp_isn_prefetch
   input  logic          rst,
   input  logic          s_hint_valid,
   input  tcp_isn_req_t  s_hint,
-  input  logic          s_claim_soon,     // the lookup holds a session-asking SYN at its input
+  input  logic          s_claim_soon,     // the lookup holds a session-asking SYN at its input (up with every claim)
   input  logic          s_claim_valid,
   output logic          s_claim_ready,
   input  tcp_isn_req_t  s_claim,
@@ -54,9 +54,10 @@ module toe_tcp_isn_prefetch
   logic [AW-1:0] entry_age_reg;     // cycles since the answer (saturates at FRESH_CYCLES)
   logic held_reg;                   // a claim taken, not yet matched or hashing
   tcp_isn_req_t held_tuple_reg;
-  logic held_match_reg;             // its tuple is the entry's: compared as the claim is taken,
-                                    // against the entry as it is written then (the entry's tuple
-                                    // does not change while a claim is held but by its own hash)
+  logic held_match_reg;             // its tuple is the entry's: compared as the claim is taken
+                                    // (no hint starts a hash then: s_claim_soon is up with every
+                                    // claim), and the entry's tuple does not change while a claim
+                                    // is held but by the claim's own hash
 
   wire fresh = entry_age_reg != AW'(FRESH_CYCLES);
   assign s_claim_ready = !held_reg;
@@ -93,7 +94,7 @@ module toe_tcp_isn_prefetch
     if (s_claim_valid && s_claim_ready) begin
       held_reg <= 1'b1;
       held_tuple_reg <= s_claim;
-      held_match_reg <= isn_req_valid ? s_claim == s_hint : s_claim == entry_tuple_reg;   // (isn_req is the hint's)
+      held_match_reg <= s_claim == entry_tuple_reg;   // (no hash starts now: s_claim_soon is up)
     end
     if (rst) begin
       entry_reg <= E_NONE;
@@ -116,6 +117,8 @@ module toe_tcp_isn_prefetch
       else $error("toe_tcp_isn_prefetch: an answer to a hash it did not ask for");
     assert (!s_claim_valid || s_claim_ready)
       else $error("toe_tcp_isn_prefetch: a claim while one is held");
+    assert (!s_claim_valid || s_claim_soon)
+      else $error("toe_tcp_isn_prefetch: a claim without s_claim_soon");
     assert (!(hit && isn_req_valid)) else $error("toe_tcp_isn_prefetch: a claim both matched and hashed");
     assert (!held_reg || held_match_reg == (held_tuple_reg == entry_tuple_reg))
       else $error("toe_tcp_isn_prefetch: the held claim's match is stale");

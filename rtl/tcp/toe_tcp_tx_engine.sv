@@ -70,7 +70,7 @@ module toe_tcp_tx_engine
   output logic                  stat_out_segs
 );
   localparam int unsigned W = DATA_W / 8;
-  localparam int unsigned HDR_TERMS = 16;
+  localparam int unsigned HDR_TERMS = 14;
   localparam int unsigned HDR_SUM_W = 16 + $clog2(HDR_TERMS);   // the header's 16-bit terms, summed unfolded
 
   // ---- issue: header-only commands to their own queue; else start the payload read and
@@ -107,14 +107,16 @@ module toe_tcp_tx_engine
   // queues keep it): the output adds the payload's and folds.
   // The pseudo-header's TCP length (header, option, payload: below 2^16) is two terms, the
   // header's bytes and the payload's length: their sum in the tree, not a carry chain in
-  // front of it. The header's bytes and the option's first word (kind 2, length 4) are
-  // constants chosen by one bit: one term (a term more made the tree a LUT level deeper
-  // at 64 bits, stop 69).
+  // front of it. The protocol, the header's bytes and the option's first word (kind 2,
+  // length 4) are constants chosen by one bit: one term; the option's second word (the MSS) shares a
+  // term with the payload's length, which is 0 when there is an option (asserted below):
+  // their OR is their sum. (17 terms made the tree a LUT level deeper at 64 bits, stop 69.)
   function automatic logic [HDR_TERMS*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
-    return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0], 16'(IP_PROTO_TCP),
-            c.mss != '0 ? 16'(TCP_HDR_BYTES + 4 + 16'h0204) : 16'(TCP_HDR_BYTES), c.length,
+    return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0],
+            c.mss != '0 ? 16'(32'(IP_PROTO_TCP) + TCP_HDR_BYTES + 4 + 32'h0204) : 16'(32'(IP_PROTO_TCP) + TCP_HDR_BYTES),
+            c.length | c.mss,
             c.local_port, c.remote_port, c.seq[31:16], c.seq[15:0], c.ack[31:16], c.ack[15:0],
-            {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window, c.mss};
+            {c.mss != '0 ? 4'd6 : 4'd5, 4'd0, c.flags}, c.window};
   endfunction
   assign taken.cmd = s_cmd;
   toe_csa_tree #(.N(HDR_TERMS), .IN_W(16), .OUT_W(HDR_SUM_W)) u_cmd_hdr_sum (
