@@ -108,9 +108,10 @@ module toe_tcp_tx_engine
   // The pseudo-header's TCP length (header, option, payload: below 2^16) is two terms, the
   // header's bytes and the payload's length: their sum in the tree, not a carry chain in
   // front of it. The protocol, the header's bytes and the option's first word (kind 2,
-  // length 4) are constants chosen by one bit: one term; the option's second word (the MSS) shares a
-  // term with the payload's length, which is 0 when there is an option (asserted below):
-  // their OR is their sum. (17 terms made the tree a LUT level deeper at 64 bits, stop 69.)
+  // length 4) are constants chosen by one bit: one term; the option's second word (the
+  // MSS) shares a term with the payload's length, which is 0 when there is an option
+  // (asserted below): their OR is their sum. (With 17 or 16 terms the tree was 13 LUT
+  // levels at 64 bits, 12 with 14; stop 69.)
   function automatic logic [HDR_TERMS*16-1:0] hdr_terms(input tcp_tx_cmd_t c);
     return {cfg_ip[31:16], cfg_ip[15:0], c.remote_ip[31:16], c.remote_ip[15:0],
             c.mss != '0 ? 16'(32'(IP_PROTO_TCP) + TCP_HDR_BYTES + 4 + 32'h0204) : 16'(32'(IP_PROTO_TCP) + TCP_HDR_BYTES),
