@@ -201,40 +201,23 @@ module toe_tcp
 
   // Session table: lookups of received segments (toe_tcp_seg_lookup, one per cycle) and
   // the core's opens and releases (first), told apart by the answer's tag.
-  logic tab_req_valid, tab_req_ready, tab_req_alloc, tab_req_tag, tab_rsp_valid, tab_rsp_tag, tab_rsp_found,
-        tab_rsp_new, tab_rsp_listening;
-  logic [1:0] tab_req_op;
-  logic [31:0] tab_req_remote_ip;
-  logic [15:0] tab_req_remote_port, tab_req_local_port, tab_rsp_local_port;
-  sid_t tab_req_session, tab_rsp_session;
+  logic tab_req_valid, tab_req_ready, tab_req_tag, tab_rsp_valid, tab_rsp_tag;
+  tcp_tab_req_t tab_req;
+  tcp_tab_rsp_t tab_rsp;
   logic table_ready, coalesce_ready, core_ready;   // each block has cleared its tables after reset
   toe_tcp_session_table #(.MAX_SESSIONS(MAX_SESSIONS), .LISTEN_PORTS(LISTEN_PORTS)) u_table (
     .clk, .rst,
-    .req_valid(tab_req_valid), .req_ready(tab_req_ready), .req_op(tab_req_op),
-    .req_remote_ip(tab_req_remote_ip), .req_remote_port(tab_req_remote_port),
-    .req_local_port(tab_req_local_port), .req_alloc(tab_req_alloc), .req_session(tab_req_session),
-    .req_tag(tab_req_tag), .rsp_valid(tab_rsp_valid), .rsp_tag(tab_rsp_tag), .rsp_found(tab_rsp_found),
-    .rsp_new(tab_rsp_new), .rsp_session(tab_rsp_session), .rsp_local_port(tab_rsp_local_port), .rsp_full(),
-    .rsp_listening(tab_rsp_listening),
+    .req_valid(tab_req_valid), .req_ready(tab_req_ready), .req(tab_req), .req_tag(tab_req_tag),
+    .rsp_valid(tab_rsp_valid), .rsp_tag(tab_rsp_tag), .rsp(tab_rsp),
     .listen_req_valid, .listen_req_ready, .listen_req, .listen_rsp_valid, .listen_rsp_ready, .listen_rsp,
     .sessions_in_use, .stat_alloc_fails, .ready(table_ready)
   );
-  logic core_tab_req_valid, lk_tab_req_valid, lk_tab_req_alloc;
-  logic [1:0] core_tab_req_op;
-  logic [31:0] core_tab_req_remote_ip;
-  logic [15:0] core_tab_req_remote_port, core_tab_req_local_port;
-  sid_t core_tab_req_session;
+  logic core_tab_req_valid, lk_tab_req_valid;
+  tcp_tab_req_t core_tab_req, lk_tab_req;
   localparam logic TAG_LOOKUP = 1'b0, TAG_CORE = 1'b1;
-  always_comb begin
-    tab_req_tag = core_tab_req_valid ? TAG_CORE : TAG_LOOKUP;
-    tab_req_valid = core_tab_req_valid || lk_tab_req_valid;
-    tab_req_op = core_tab_req_valid ? core_tab_req_op : TAB_LOOKUP;
-    tab_req_remote_ip = core_tab_req_valid ? core_tab_req_remote_ip : seg.remote_ip;
-    tab_req_remote_port = core_tab_req_valid ? core_tab_req_remote_port : seg.remote_port;
-    tab_req_local_port = core_tab_req_valid ? core_tab_req_local_port : seg.local_port;
-    tab_req_alloc = !core_tab_req_valid && lk_tab_req_alloc;
-    tab_req_session = core_tab_req_session;
-  end
+  assign tab_req_tag = core_tab_req_valid ? TAG_CORE : TAG_LOOKUP;
+  assign tab_req_valid = core_tab_req_valid || lk_tab_req_valid;
+  assign tab_req = core_tab_req_valid ? core_tab_req : lk_tab_req;
 
   // One ISN unit (RFC 6528) for both kinds of open, like the table: the core's active
   // opens first (tag 1), the passive opens' prefetch (tag 0) when the core does not ask.
@@ -271,8 +254,7 @@ module toe_tcp
     .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
     .half_open, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .tab_req_valid(lk_tab_req_valid), .tab_req_ready(tab_req_ready && !core_tab_req_valid),
-    .tab_req_alloc(lk_tab_req_alloc), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP),
-    .tab_rsp_found, .tab_rsp_new, .tab_rsp_session, .tab_rsp_listening,
+    .tab_req(lk_tab_req), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP), .tab_rsp,
     .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk),
     .isn_claim_soon, .isn_claim_valid, .isn_claim_ready, .isn_claim,
     .isn_rsp_valid(claimed_isn_valid), .isn_rsp(claimed_isn),
@@ -311,43 +293,34 @@ module toe_tcp
   // App reads (toe_tcp_rx_read): requests, ring read jobs and their completions; owns
   // RX_REQ and RX_READ, wakes the core only when a read matters to it (a small window, or
   // an ended connection waiting for its reads).
-  logic rxread_op_woken, rxread_op_init, rxread_op_readable, rxread_op_wake_on, rxread_rd_readable,
-        rxread_wake_valid, rxread_wake_ready, rd_refused, core_app_error;
+  logic rxread_wake_valid, rxread_wake_ready, rd_refused, core_app_error;
   sid_t rxread_wake_session;
-  logic [31:0] rxread_op_rx_first, rxread_op_seen, rxread_rd_rx_req, rxread_rd_rx_read;
+  tcp_core2rxread_t core2rxread;
+  tcp_rxread2core_t rxread2core;
   toe_tcp_rx_read #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_rx_read (
     .clk, .rst, .cfg_mem_base, .s_req_valid(rd_req_valid), .s_req_ready(rd_req_ready), .s_req(rd_req),
     .m_job_valid(rd_job_valid), .m_job_ready(rd_job_ready), .m_job(rd_job),
     .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
     .rx_done_session(rxd_rd2_session), .rx_done(rxd_rd2_rx_done),
-    .op_valid(post_op_valid), .op_session(post_op_session), .op_woken(rxread_op_woken), .op_init(rxread_op_init),
-    .op_rx_first(rxread_op_rx_first), .op_readable(rxread_op_readable), .op_wake_on(rxread_op_wake_on),
-    .op_seen(rxread_op_seen),
-    .rd_session(rec_rd_session), .rd_rx_req(rxread_rd_rx_req), .rd_rx_read(rxread_rd_rx_read),
-    .rd_readable(rxread_rd_readable),
+    .op_valid(post_op_valid), .op_session(post_op_session), .op(core2rxread),
+    .rd_session(rec_rd_session), .rd(rxread2core),
     .m_wake_valid(rxread_wake_valid), .m_wake_ready(rxread_wake_ready), .m_wake_session(rxread_wake_session),
     .stat_refused(rd_refused)
   );
   // App sends (toe_tcp_tx_req): requests, their answers, the TX ring write jobs and their
   // completions; owns TX_APP, TX_WANT and TX_DONE, wakes the core when a session stops
   // being sendable, the space its app waits for is free, or bytes were written.
-  logic txreq_op_woken, txreq_op_init, txreq_op_sendable, txreq_op_known_dead, txreq_op_clear_want,
-        txreq_rd_sendable, txreq_wake_valid, txreq_wake_ready, tx_req_error;
+  logic txreq_wake_valid, txreq_wake_ready, tx_req_error;
   sid_t txreq_wake_session;
-  logic [31:0] txreq_op_tx_first, txreq_op_snd_una, txreq_op_tx_done_seen, txreq_rd_tx_app, txreq_rd_tx_done;
-  logic [16:0] txreq_op_want_seen, txreq_rd_tx_want;
+  tcp_core2txreq_t core2txreq;
+  tcp_txreq2core_t txreq2core;
   toe_tcp_tx_req #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_tx_req (
     .clk, .rst, .cfg_mem_base, .s_req_valid(tx_req_valid), .s_req_ready(tx_req_ready), .s_req(tx_req),
     .m_rsp_valid(tx_rsp_valid), .m_rsp_ready(tx_rsp_ready), .m_rsp(tx_rsp),
     .m_job_valid(txw_job_valid), .m_job_ready(txw_job_ready), .m_job(txw_job),
-    .op_valid(post_op_valid), .op_session(post_op_session), .op_woken(txreq_op_woken), .op_init(txreq_op_init),
-    .op_tx_first(txreq_op_tx_first), .op_sendable(txreq_op_sendable), .op_known_dead(txreq_op_known_dead),
-    .op_snd_una(txreq_op_snd_una), .op_clear_want(txreq_op_clear_want), .op_want_seen(txreq_op_want_seen),
-    .op_tx_done_seen(txreq_op_tx_done_seen),
+    .op_valid(post_op_valid), .op_session(post_op_session), .op(core2txreq),
     .s_done_valid(txw_done_valid), .s_done_ready(txw_done_ready), .s_done(txw_done),
-    .rd_session(rec_rd_session), .rd_tx_app(txreq_rd_tx_app), .rd_tx_done(txreq_rd_tx_done),
-    .rd_tx_want(txreq_rd_tx_want),
-    .rd_sendable(txreq_rd_sendable),
+    .rd_session(rec_rd_session), .rd(txreq2core),
     .m_wake_valid(txreq_wake_valid), .m_wake_ready(txreq_wake_ready), .m_wake_session(txreq_wake_session),
     .stat_error(tx_req_error)
   );
@@ -371,11 +344,8 @@ module toe_tcp
     .isn_req_valid(core_isn_req_valid), .isn_req_ready(isn_ready), .isn_req(core_isn_req),
     .isn_rsp_valid(isn_done && isn_done_core), .isn_rsp(isn_value),
     .m_steer_valid(steer_valid), .m_steer_ready(steer_ready), .m_steer_accept(steer_accept),
-    .tab_req_valid(core_tab_req_valid), .tab_req_ready, .tab_req_op(core_tab_req_op),
-    .tab_req_remote_ip(core_tab_req_remote_ip), .tab_req_remote_port(core_tab_req_remote_port),
-    .tab_req_local_port(core_tab_req_local_port), .tab_req_session(core_tab_req_session),
-    .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_CORE), .tab_rsp_found, .tab_rsp_new, .tab_rsp_session,
-    .tab_rsp_local_port,
+    .tab_req_valid(core_tab_req_valid), .tab_req_ready, .tab_req(core_tab_req),
+    .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_CORE), .tab_rsp,
     .open_req_valid, .open_req_ready, .open_req, .open_rsp_valid, .open_rsp_ready, .open_rsp,
     .close_req_valid, .close_req_ready, .close_req,
     .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
@@ -384,13 +354,8 @@ module toe_tcp
     .rec_rd_session, .post_op_valid, .post_op_session,
     .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_rx_done,
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
-    .rxread_op_woken, .rxread_op_init, .rxread_op_rx_first, .rxread_op_readable,
-    .rxread_op_wake_on, .rxread_op_seen, .rxread_rd_rx_req, .rxread_rd_rx_read, .rxread_rd_readable,
-    .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
-    .txreq_op_woken, .txreq_op_init, .txreq_op_tx_first, .txreq_op_sendable,
-    .txreq_op_known_dead, .txreq_op_snd_una, .txreq_op_clear_want, .txreq_op_want_seen, .txreq_op_tx_done_seen,
-    .txreq_rd_tx_app, .txreq_rd_tx_done, .txreq_rd_tx_want, .txreq_rd_sendable,
-    .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
+    .rxread_op(core2rxread), .rxread_rd(rxread2core), .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
+    .txreq_op(core2txreq), .txreq_rd(txreq2core), .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,

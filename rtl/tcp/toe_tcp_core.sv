@@ -95,16 +95,9 @@ module toe_tcp_core
   // session table: active opens and releases
   output logic          tab_req_valid,
   input  logic          tab_req_ready,
-  output logic [1:0]    tab_req_op,
-  output logic [31:0]   tab_req_remote_ip,
-  output logic [15:0]   tab_req_remote_port,
-  output logic [15:0]   tab_req_local_port,
-  output sid_t          tab_req_session,
+  output tcp_tab_req_t  tab_req,
   input  logic          tab_rsp_valid,
-  input  logic          tab_rsp_found,
-  input  logic          tab_rsp_new,
-  input  sid_t          tab_rsp_session,
-  input  logic [15:0]   tab_rsp_local_port,
+  input  tcp_tab_rsp_t  tab_rsp,
   // application requests
   input  logic          open_req_valid,
   output logic          open_req_ready,
@@ -141,36 +134,16 @@ module toe_tcp_core
   output logic          rxd_drop_value,
   // app reads (toe_tcp_rx_read): owns RX_REQ and RX_READ, wakes the core when a read matters
   // (with post_op_*: readable, the wake bit, RX_READ as seen)
-  output logic          rxread_op_woken,   // the event took the session's wake
-  output logic          rxread_op_init,    // a new connection's first sequence number
-  output logic [31:0]   rxread_op_rx_first,
-  output logic          rxread_op_readable,
-  output logic          rxread_op_wake_on,
-  output logic [31:0]   rxread_op_seen,
-  // RX_REQ, RX_READ, readable of rec_rd_session
-  input  logic [31:0]   rxread_rd_rx_req,
-  input  logic [31:0]   rxread_rd_rx_read,
-  input  logic          rxread_rd_readable,
+  output tcp_core2rxread_t rxread_op,
+  input  tcp_rxread2core_t rxread_rd,      // RX_REQ, RX_READ, readable of rec_rd_session
   input  logic          rxread_wake_valid,
   output logic          rxread_wake_ready,
   input  sid_t          rxread_wake_session,
   // app sends (toe_tcp_tx_req): owns TX_APP, TX_WANT and TX_DONE (it takes the TX ring
   // writer's completions), wakes the core when a session stops being sendable, the space
   // its app waits for is free, or bytes were written (with post_op_*)
-  output logic          txreq_op_woken,   // the event took the session's wake
-  output logic          txreq_op_init,    // a new connection's first TX sequence number
-  output logic [31:0]   txreq_op_tx_first,
-  output logic          txreq_op_sendable,
-  output logic          txreq_op_known_dead,
-  output logic [31:0]   txreq_op_snd_una,
-  output logic          txreq_op_clear_want, // NOTIF_TX_SPACE given for TX_WANT = txreq_op_want_seen
-  output logic [16:0]   txreq_op_want_seen,
-  output logic [31:0]   txreq_op_tx_done_seen, // the TX_DONE the event read
-  // TX_APP, TX_DONE, TX_WANT, sendable of rec_rd_session
-  input  logic [31:0]   txreq_rd_tx_app,
-  input  logic [31:0]   txreq_rd_tx_done,
-  input  logic [16:0]   txreq_rd_tx_want,
-  input  logic          txreq_rd_sendable,
+  output tcp_core2txreq_t txreq_op,
+  input  tcp_txreq2core_t txreq_rd,        // TX_APP, TX_DONE, TX_WANT, sendable of rec_rd_session
   input  logic          txreq_wake_valid,
   output logic          txreq_wake_ready,
   input  sid_t          txreq_wake_session,
@@ -241,12 +214,12 @@ module toe_tcp_core
   // the event (ev_tx_done_reg): the record's from ST_PRE to the finish, which tells the
   // engine the value it saw (a completion after the read wakes the session again)
   logic [31:0] ev_tx_done_reg;
-  always_ff @(posedge clk) if (state_reg == ST_PRE) ev_tx_done_reg <= txreq_rd_tx_done;
-  wire [31:0] ev_tx_done = state_reg == ST_PRE ? txreq_rd_tx_done : ev_tx_done_reg;
+  always_ff @(posedge clk) if (state_reg == ST_PRE) ev_tx_done_reg <= txreq_rd.tx_done;
+  wire [31:0] ev_tx_done = state_reg == ST_PRE ? txreq_rd.tx_done : ev_tx_done_reg;
   assign rd_sess = record_of(rd_hot, rd_cold, ev_tx_done);
-  assign rd_ram = record_of(rd_hot_ram, rd_cold, txreq_rd_tx_done);
-  assign rd_new = record_of(rd_hot_new, rd_cold, txreq_rd_tx_done);
-  assign rd_old = record_of(rd_hot_old, rd_cold, txreq_rd_tx_done);
+  assign rd_ram = record_of(rd_hot_ram, rd_cold, txreq_rd.tx_done);
+  assign rd_new = record_of(rd_hot_new, rd_cold, txreq_rd.tx_done);
+  assign rd_old = record_of(rd_hot_old, rd_cold, txreq_rd.tx_done);
   if ($bits(hot_t) + $bits(cold_t) + 32 != $bits(sess_t)) begin : g_split_check
     $error("toe_tcp_core: the hot and cold parts and TX_DONE do not hold the record's %0d bits", $bits(sess_t));
   end
@@ -613,14 +586,14 @@ module toe_tcp_core
   // session table requests: opens from ST_OPEN_REQ, releases from ST_IDLE (segments come
   // looked up)
   assign tab_req_valid = state_reg == ST_OPEN_REQ || (state_reg == ST_IDLE && rel_valid);
-  assign tab_req_op = state_reg == ST_IDLE ? TAB_RELEASE : TAB_OPEN;
   // the peer of the event: the app's open, or the segment
   wire [31:0] ev_remote_ip = ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip;
   wire [15:0] ev_remote_port = ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port;
-  assign tab_req_remote_ip = state_reg == ST_IDLE ? rel_out.remote_ip : ev_remote_ip;
-  assign tab_req_remote_port = state_reg == ST_IDLE ? rel_out.remote_port : ev_remote_port;
-  assign tab_req_local_port = rel_out.local_port;
-  assign tab_req_session = SID_W'(state_reg == ST_IDLE ? rel_out.sid : sid_reg);
+  assign tab_req = '{op: state_reg == ST_IDLE ? TAB_RELEASE : TAB_OPEN,
+                     remote_ip: state_reg == ST_IDLE ? rel_out.remote_ip : ev_remote_ip,
+                     remote_port: state_reg == ST_IDLE ? rel_out.remote_port : ev_remote_port,
+                     local_port: rel_out.local_port, alloc: 1'b0,
+                     session: SID_W'(state_reg == ST_IDLE ? rel_out.sid : sid_reg)};
   // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
   // first event on, so the cap is exact. The gauge itself moves in the cycle after the step
   // (step_done_reg, from the post stage's copy of the record), when no other event is past
@@ -643,7 +616,7 @@ module toe_tcp_core
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
-  wire [16:0] tx_want = txreq_rd_tx_want;
+  wire [16:0] tx_want = txreq_rd.tx_want;
   // the fast path's event executes in ST_PRE; the slow path's step runs in ST_EXEC (after
   // ST_PRE2), and its outputs come from ST_TAIL after it (fast: the verdict, declared
   // with the queues' counts above)
@@ -755,16 +728,16 @@ module toe_tcp_core
     .ev(ev_reg), .sid(sid_reg), .rx_base, .seg(g), .seg_end(seg_end_reg), .seg_last(seg_last_reg), .found(found_now),
     .new_sess(new_reg), .listening(listening_reg), .capped(capped_reg), .open_req(open_reg),
     .open_lport(tab_lport_reg), .close_rst(close_reg.send_rst), .isn,
-    .rec(s), .tx_app(txreq_rd_tx_app), .tx_want, .sendable(txreq_rd_sendable), .rx_read(rxread_rd_rx_read),
-    .rx_req(rxread_rd_rx_req), .readable(rxread_rd_readable), .rx_done(rxd_rd_rx_done), .now_us,
+    .rec(s), .tx_app(txreq_rd.tx_app), .tx_want, .sendable(txreq_rd.sendable), .rx_read(rxread_rd.rx_read),
+    .rx_req(rxread_rd.rx_req), .readable(rxread_rd.readable), .rx_done(rxd_rd_rx_done), .now_us,
     .cfg,
     .pre, .pre_reg, .step_kept(slow_step), .step_tail(slow_tail)
   );
   // the engines' values the executing event uses (the post stage passes them on)
-  wire [31:0] ev_rx_read = state_reg == ST_PRE ? rxread_rd_rx_read : pre_reg.rx_read;
-  wire [31:0] ev_tx_app = state_reg == ST_PRE ? txreq_rd_tx_app : pre_reg.tx_app;
+  wire [31:0] ev_rx_read = state_reg == ST_PRE ? rxread_rd.rx_read : pre_reg.rx_read;
+  wire [31:0] ev_tx_app = state_reg == ST_PRE ? txreq_rd.tx_app : pre_reg.tx_app;
   wire [16:0] ev_tx_want = state_reg == ST_PRE ? tx_want : pre_reg.tx_want;
-  wire ev_tx_app_fixed = state_reg == ST_PRE ? !txreq_rd_sendable : pre_reg.tx_app_fixed;
+  wire ev_tx_app_fixed = state_reg == ST_PRE ? !txreq_rd.sendable : pre_reg.tx_app_fixed;
 
   // The event's outputs: the slow path's tail in ST_TAIL; or the fast path's event in ST_PRE
   // (its record and every output of its step)
@@ -977,11 +950,11 @@ module toe_tcp_core
     return adv_edge_moves(x.rcv_adv, with_data ? seg_end : x.rcv_nxt, rx_read, x.mss, !with_data && x.ooo[0].on,
                           RING, MAX_WIN);
   endfunction
-  wire fast_edge_moves_ram = fast_edge_moves(rd_ram, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
-  wire fast_edge_moves_new = fast_edge_moves(rd_new, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
-  wire fast_edge_moves_old = fast_edge_moves(rd_old, fast_data_reg, seg_end_reg, rxread_rd_rx_read);
+  wire fast_edge_moves_ram = fast_edge_moves(rd_ram, fast_data_reg, seg_end_reg, rxread_rd.rx_read);
+  wire fast_edge_moves_new = fast_edge_moves(rd_new, fast_data_reg, seg_end_reg, rxread_rd.rx_read);
+  wire fast_edge_moves_old = fast_edge_moves(rd_old, fast_data_reg, seg_end_reg, rxread_rd.rx_read);
   wire fast_edge_moves_read = rd_is_new ? fast_edge_moves_new : rd_is_old ? fast_edge_moves_old : fast_edge_moves_ram;
-  wire adv_edges_t fast_edges = adv_edges(fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd_rx_read, RING, MAX_WIN);
+  wire adv_edges_t fast_edges = adv_edges(fast_data_reg ? seg_end_reg : s.rcv_nxt, rxread_rd.rx_read, RING, MAX_WIN);
   wire [31:0] tail_rx_read = slow_step.rx_init ? slow_step.rx_first : pre_reg.rx_read;
   logic post_edge_moves_reg;
   logic [31:0] post_edge_moved_reg;
@@ -1136,30 +1109,30 @@ module toe_tcp_core
   // or an ended connection waiting for reads before its release), the RX_READ it computed
   // with, and a new connection's first sequence number; RX_REQ, RX_READ and readable are
   // read with the record
-  assign rxread_op_woken = state_reg == ST_INIT || post_woken_reg;
-  assign rxread_op_init = state_reg == ST_INIT || post_rx_init_reg;
-  assign rxread_op_rx_first = state_reg == ST_INIT ? '0 : post_rx_read_reg;
-  assign rxread_op_seen = post_rx_read_reg;
+  assign rxread_op.woken = state_reg == ST_INIT || post_woken_reg;
+  assign rxread_op.init = state_reg == ST_INIT || post_rx_init_reg;
+  assign rxread_op.rx_first = state_reg == ST_INIT ? '0 : post_rx_read_reg;
+  assign rxread_op.seen = post_rx_read_reg;
   // readable: established or later (the app was told NEW), and after an abortive end until
   // the app took the final notification
-  assign rxread_op_readable = state_reg != ST_INIT && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
+  assign rxread_op.readable = state_reg != ST_INIT && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
                            fin_sess.state != SYN_RCVD && (!fin_sess.end_told || fin_sess.orderly);
-  assign rxread_op_wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
+  assign rxread_op.wake_on = state_reg != ST_INIT && (fin_sess.state == CLOSED ||
     ((is_estab(fin_sess.state) || fin_sess.state == FIN_WAIT_1 || fin_sess.state == FIN_WAIT_2) &&
      (adv_moves ? adv_moved_below_half : adv_kept_below_half)));
   // app sends (toe_tcp_tx_req): with every record written, whether the session is sendable,
   // whether a request now is the app's error (it closed, or was told the end: not a race
   // with a reset whose notification is still on its way), SND.UNA, a new connection's
   // TX_APP, and the TX_WANT a NOTIF_TX_SPACE was given for
-  assign txreq_op_woken = state_reg == ST_INIT || post_tx_woken_reg;
-  assign txreq_op_init = state_reg == ST_INIT || post_tx_init_reg;
-  assign txreq_op_tx_first = state_reg == ST_INIT ? '0 : post_tx_first_reg;
-  assign txreq_op_sendable = state_reg != ST_INIT && is_estab(fin_sess.state) && !fin_sess.close_req && !fin_sess.ended;
-  assign txreq_op_known_dead = state_reg == ST_INIT || fin_sess.state == FREE || fin_sess.close_req || fin_sess.end_told;
-  assign txreq_op_snd_una = fin_sess.snd_una;
-  assign txreq_op_clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
-  assign txreq_op_want_seen = post_want_seen_reg;
-  assign txreq_op_tx_done_seen = fin_sess.tx_done;
+  assign txreq_op.woken = state_reg == ST_INIT || post_tx_woken_reg;
+  assign txreq_op.init = state_reg == ST_INIT || post_tx_init_reg;
+  assign txreq_op.tx_first = state_reg == ST_INIT ? '0 : post_tx_first_reg;
+  assign txreq_op.sendable = state_reg != ST_INIT && is_estab(fin_sess.state) && !fin_sess.close_req && !fin_sess.ended;
+  assign txreq_op.known_dead = state_reg == ST_INIT || fin_sess.state == FREE || fin_sess.close_req || fin_sess.end_told;
+  assign txreq_op.snd_una = fin_sess.snd_una;
+  assign txreq_op.clear_want = state_reg != ST_INIT && post_tx_clear_want_reg;
+  assign txreq_op.want_seen = post_want_seen_reg;
+  assign txreq_op.tx_done_seen = fin_sess.tx_done;
 
   // second RX writer job of an event (payload and then the end marker), pushed in the
   // cycle after its step (no step runs then: the next event is picked in it at the earliest)
@@ -1187,7 +1160,7 @@ module toe_tcp_core
   // an open the table refused, as the table answers (ST_OPEN_WAIT; ST_OPEN_READ waits for
   // the read). The engines' fields (rec_rd_session) are read one cycle before ST_PRE: in
   // the cycle of the start, or in the state before ST_PRE.
-  wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp_session) : sid_reg;   // outside ST_IDLE
+  wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp.session) : sid_reg;   // outside ST_IDLE
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
   assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
@@ -1228,11 +1201,11 @@ module toe_tcp_core
       end
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
       ST_OPEN_WAIT: if (tab_rsp_valid) begin
-        sid_reg <= SW'(tab_rsp_session);
-        found_reg <= tab_rsp_found;
-        new_reg <= tab_rsp_new;
-        tab_lport_reg <= tab_rsp_local_port;
-        state_reg <= tab_rsp_found ? ST_ISN_REQ : ST_OPEN_READ;
+        sid_reg <= SW'(tab_rsp.session);
+        found_reg <= tab_rsp.found;
+        new_reg <= tab_rsp.is_new;
+        tab_lport_reg <= tab_rsp.local_port;
+        state_reg <= tab_rsp.found ? ST_ISN_REQ : ST_OPEN_READ;
       end
       ST_OPEN_READ: state_reg <= ST_PRE;   // the refused open's record, read here, is in ST_PRE
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
@@ -1343,10 +1316,10 @@ module toe_tcp_core
       else $error("toe_tcp_core: session %0d arm step's timer-first compare differs from its record's", arm_sid_reg);
   // the fast path's edge, its move tested per candidate, is adv_edge's on the record read
   always @(posedge clk) if (!rst && state_reg == ST_PRE && !slow_only_reg)
-    assert (fast_edge_moves_read == fast_edge_moves(s, fast_data_reg, seg_end_reg, rxread_rd_rx_read) &&
+    assert (fast_edge_moves_read == fast_edge_moves(s, fast_data_reg, seg_end_reg, rxread_rd.rx_read) &&
             (fast_edge_moves_read ? adv_edge_target(fast_edges) : s.rcv_adv) ==
-            (fast_data_reg ? adv_edge(s.rcv_adv, seg_end_reg, rxread_rd_rx_read, s.mss, 1'b0, RING, MAX_WIN)
-                           : adv_edge(s.rcv_adv, s.rcv_nxt, rxread_rd_rx_read, s.mss, s.ooo[0].on, RING, MAX_WIN)))
+            (fast_data_reg ? adv_edge(s.rcv_adv, seg_end_reg, rxread_rd.rx_read, s.mss, 1'b0, RING, MAX_WIN)
+                           : adv_edge(s.rcv_adv, s.rcv_nxt, rxread_rd.rx_read, s.mss, s.ooo[0].on, RING, MAX_WIN)))
       else $error("toe_tcp_core: session %0d fast path's advertised edge differs from adv_edge's", sid_reg);
   // a reserved event starts as the one its source still offers: every source holds its
   // output until taken (the engines' FIFOs; the app's requests by the AXI-Stream rule), so

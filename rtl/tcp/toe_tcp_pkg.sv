@@ -48,8 +48,26 @@ package toe_tcp_pkg;
     logic [15:0] length;     // payload bytes
   } tcp_seg_t;
   localparam int unsigned TCP_SEG_W = $bits(tcp_seg_t);
-  // Session table operations (toe_tcp_session_table req_op)
+  // Session table operations (toe_tcp_session_table, tcp_tab_req_t.op)
   localparam logic [1:0] TAB_LOOKUP = 2'd0, TAB_OPEN = 2'd1, TAB_RELEASE = 2'd2;
+  // A request to the session table (the lookup's of every segment, the core's opens and
+  // releases) and its answer
+  typedef struct packed {
+    logic [1:0]  op;           // TAB_LOOKUP, TAB_OPEN or TAB_RELEASE
+    logic [31:0] remote_ip;
+    logic [15:0] remote_port;
+    logic [15:0] local_port;   // LOOKUP, RELEASE (OPEN takes the next free ephemeral port)
+    logic        alloc;        // LOOKUP of a SYN: a listened port gets a new session
+    sid_t        session;      // RELEASE
+  } tcp_tab_req_t;
+  typedef struct packed {
+    logic        found;        // LOOKUP: the session exists (or was just made); OPEN: ok
+    logic        is_new;       // a new session was made
+    sid_t        session;
+    logic [15:0] local_port;   // the request's, or OPEN's ephemeral port
+    logic        full;         // a wanted new session was refused
+    logic        listening;    // LOOKUP: the local port is listened (LISTEN state)
+  } tcp_tab_rsp_t;
   // A received segment with the session table's answer (toe_tcp_seg_lookup -> core).
   typedef struct packed {
     tcp_seg_t    seg;
@@ -142,6 +160,42 @@ package toe_tcp_pkg;
     tcp_tx_status_e status;
     logic [16:0]    space;   // free TX ring bytes after this request
   } tcp_tx_rsp_t;
+
+  // What the core's post stage tells the engines that own the app-side pointers with every
+  // record it writes (beside its valid and session), and what they answer for the session
+  // whose record it reads (a cycle later, beside the record).
+  // The read engine (toe_tcp_rx_read, owns RX_REQ and RX_READ):
+  typedef struct packed {
+    logic        woken;        // the event took the session's wake
+    logic        init;         // a new connection: RX_REQ = RX_READ = rx_first
+    logic [31:0] rx_first;
+    logic        readable;     // the app may read (not ended, not aborted)
+    logic        wake_on;      // wake the core on reads (a small window, or an end waiting for them)
+    logic [31:0] seen;         // the RX_READ the core computed with
+  } tcp_core2rxread_t;
+  typedef struct packed {
+    logic [31:0] rx_req;
+    logic [31:0] rx_read;
+    logic        readable;
+  } tcp_rxread2core_t;
+  // The send engine (toe_tcp_tx_req, owns TX_APP, TX_WANT and TX_DONE):
+  typedef struct packed {
+    logic        woken;        // the event took the session's wake
+    logic        init;         // a new connection: TX_APP = TX_DONE = tx_first
+    logic [31:0] tx_first;
+    logic        sendable;     // the app may send
+    logic        known_dead;   // the app was told of the end
+    logic [31:0] snd_una;
+    logic        clear_want;   // NOTIF_TX_SPACE given for TX_WANT = want_seen
+    logic [16:0] want_seen;
+    logic [31:0] tx_done_seen; // the TX_DONE the event read
+  } tcp_core2txreq_t;
+  typedef struct packed {
+    logic [31:0] tx_app;
+    logic [31:0] tx_done;
+    logic [16:0] tx_want;
+    logic        sendable;
+  } tcp_txreq2core_t;
 
   // Connection states (RFC 9293 3.3.2; FREE: the session id is unused).
   typedef enum logic [3:0] {

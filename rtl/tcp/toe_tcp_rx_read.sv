@@ -14,18 +14,18 @@
 //   Completion of length L at offset O: RX_READ = O + L (a session's reads complete in the
 //   order they were issued). One of length 0 changes nothing.
 //   The core writes, with every record it writes (op_*): readable; whether it wants to be
-//   told of reads (op_wake_on: its advertised window is below half the ring, or the
+//   told of reads (op.wake_on: its advertised window is below half the ring, or the
 //   connection has ended and waits for reads before its release); the RX_READ it computed
-//   with (op_seen); and, for a new connection, the initial RX_REQ = RX_READ (op_init; no
+//   with (op.seen); and, for a new connection, the initial RX_REQ = RX_READ (op.init; no
 //   read of the session can be in flight then: its previous connection's reads all
 //   completed before it was released).
 //   Wake (m_wake): a session is queued for the core by a completion taken while its wake
-//   bit is on; by a core write with the bit on while RX_READ differs from op_seen (a
+//   bit is on; by a core write with the bit on while RX_READ differs from op.seen (a
 //   completion came between the core's read and its write); and by a core write that
 //   turns readable off with the bit on (the core releases an aborted connection only once
 //   it has read the bit off: from then on no request is accepted, so the RX_REQ it read
 //   is final). A session is in the queue at most once (a queued bit, cleared by the write
-//   of the core's event that took it, op_woken), so the queue, MAX_SESSIONS deep, cannot
+//   of the core's event that took it, op.woken), so the queue, MAX_SESSIONS deep, cannot
 //   overflow; what happens while it waits is seen by that event.
 // Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
 // are forwarded; an operation taken but not yet written is not, so a value is at most one
@@ -61,17 +61,10 @@ module toe_tcp_rx_read
   // the core, with every record it writes
   input  logic          op_valid,
   input  sid_t          op_session,
-  input  logic          op_woken,      // the event took this session's wake (or the reset's clear)
-  input  logic          op_init,       // a new connection: RX_REQ = RX_READ = op_rx_first
-  input  logic [31:0]   op_rx_first,
-  input  logic          op_readable,
-  input  logic          op_wake_on,
-  input  logic [31:0]   op_seen,       // the RX_READ the core computed with
+  input  tcp_core2rxread_t op,         // woken (or the reset's clear), init, readable, wake_on, seen
   // the core reads a session's fields (values one cycle after the address)
   input  sid_t          rd_session,
-  output logic [31:0]   rd_rx_req,
-  output logic [31:0]   rd_rx_read,
-  output logic          rd_readable,
+  output tcp_rxread2core_t rd,
   // sessions whose reads the core must look at
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
@@ -97,7 +90,7 @@ module toe_tcp_rx_read
   logic st_valid_reg, st_woken_reg, st_init_reg, st_readable_reg, st_wake_on_reg;
   op_e st_op_reg;
   logic [SW-1:0] st_sid_reg;
-  logic [31:0] st_value_reg, st_seen_reg;   // op_rx_first, or the completion's end
+  logic [31:0] st_value_reg, st_seen_reg;   // op.rx_first, or the completion's end
   logic [16:0] st_len_reg;                  // the completion's or the request's length
   rec_t st_rec_reg;
   logic wr_en;
@@ -118,12 +111,12 @@ module toe_tcp_rx_read
     st_valid_reg <= op_valid || take_done || take_req;
     st_op_reg <= op_valid ? OP_CORE : take_done ? OP_DONE : OP_REQ;
     st_sid_reg <= in_sid;
-    st_woken_reg <= op_woken;
-    st_init_reg <= op_init;
-    st_readable_reg <= op_readable;
-    st_wake_on_reg <= op_wake_on;
-    st_seen_reg <= op_seen;
-    st_value_reg <= op_valid ? op_rx_first : s_done.offset + 32'(s_done.length);
+    st_woken_reg <= op.woken;
+    st_init_reg <= op.init;
+    st_readable_reg <= op.readable;
+    st_wake_on_reg <= op.wake_on;
+    st_seen_reg <= op.seen;
+    st_value_reg <= op_valid ? op.rx_first : s_done.offset + 32'(s_done.length);
     st_len_reg <= take_done ? s_done.length : 17'(s_req.length);
     if (rst) st_valid_reg <= 1'b0;
   end
@@ -168,15 +161,15 @@ module toe_tcp_rx_read
   // edge's sums in the core: 3.25 ns at 512 bits, stop 55).
   rec_t rd_ram_reg, rd_new_reg, rd_rec;
   logic rd_fwd_reg;
-  wire rd_init_now = op_valid && op_init && SW'(op_session) == SW'(rd_session);
+  wire rd_init_now = op_valid && op.init && SW'(op_session) == SW'(rd_session);
   always_ff @(posedge clk) begin
     rd_ram_reg <= mem[SW'(rd_session)];
     rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
     rd_new_reg <= wr_rec;
-    if (rd_init_now) {rd_new_reg.rx_req, rd_new_reg.rx_read, rd_new_reg.readable} <= {op_rx_first, op_rx_first, op_readable};
+    if (rd_init_now) {rd_new_reg.rx_req, rd_new_reg.rx_read, rd_new_reg.readable} <= {op.rx_first, op.rx_first, op.readable};
   end
   assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
-  assign {rd_rx_req, rd_rx_read, rd_readable} = {rd_rec.rx_req, rd_rec.rx_read, rd_rec.readable};
+  assign rd = '{rx_req: rd_rec.rx_req, rx_read: rd_rec.rx_read, readable: rd_rec.readable};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once

@@ -37,15 +37,12 @@ module toe_tcp_seg_lookup
   input  logic           s_seg_valid,
   output logic           s_seg_ready,
   input  tcp_seg_t       s_seg,
-  // session table (LOOKUP requests; answers in order)
+  // session table (LOOKUP requests of the segments' tuples; answers in order)
   output logic           tab_req_valid,
   input  logic           tab_req_ready,
-  output logic           tab_req_alloc,
+  output tcp_tab_req_t   tab_req,
   input  logic           tab_rsp_valid,
-  input  logic           tab_rsp_found,
-  input  logic           tab_rsp_new,
-  input  sid_t           tab_rsp_session,
-  input  logic           tab_rsp_listening,
+  input  tcp_tab_rsp_t   tab_rsp,
   // segments with their session, to the core
   output logic           m_seg_valid,
   input  logic           m_seg_ready,
@@ -82,13 +79,15 @@ module toe_tcp_seg_lookup
   // ISN. The ISNs' queue hands an ISN to the core in the cycle after it comes when empty.
   localparam int unsigned IW = $clog2(ISN_DEPTH + 1);
   logic [IW-1:0] isns_reg;          // ISNs claimed (hashing or hashed) and not yet taken by the core
-  assign tab_req_alloc = syn_only(s_seg) && !capped;
+  wire alloc = syn_only(s_seg) && !capped;
+  assign tab_req = '{op: TAB_LOOKUP, remote_ip: s_seg.remote_ip, remote_port: s_seg.remote_port,
+                     local_port: s_seg.local_port, alloc: alloc, session: '0};
   assign tab_req_valid = s_seg_valid && held_reg != CW'(DEPTH) &&
-                         (!tab_req_alloc || (isn_claim_ready && isns_reg != IW'(ISN_DEPTH)));
+                         (!alloc || (isn_claim_ready && isns_reg != IW'(ISN_DEPTH)));
   assign s_seg_ready = tab_req_valid && tab_req_ready;
   wire issue = s_seg_valid && s_seg_ready;
-  assign isn_claim_soon = s_seg_valid && tab_req_alloc;
-  assign isn_claim_valid = issue && tab_req_alloc;
+  assign isn_claim_soon = s_seg_valid && alloc;
+  assign isn_claim_valid = issue && alloc;
   assign isn_claim = '{local_port: s_seg.local_port, remote_ip: s_seg.remote_ip, remote_port: s_seg.remote_port};
 
   toe_fifo #(.WIDTH(32), .DEPTH(ISN_DEPTH), .BYPASS(1'b1)) u_isns (
@@ -100,13 +99,13 @@ module toe_tcp_seg_lookup
   tcp_seg_t wait_seg;
   logic wait_capped, wait_alloc, wait_valid;
   toe_fifo #(.WIDTH(TCP_SEG_W + 2), .DEPTH(DEPTH)) u_wait (
-    .clk, .rst, .s_data({s_seg, capped, tab_req_alloc}), .s_valid(issue), .s_ready(), .commit(1'b0), .rewind(1'b0),
+    .clk, .rst, .s_data({s_seg, capped, alloc}), .s_valid(issue), .s_ready(), .commit(1'b0), .rewind(1'b0),
     .m_data({wait_seg, wait_capped, wait_alloc}), .m_valid(wait_valid), .m_ready(tab_rsp_valid), .uncommitted()
   );
   // answered, for the core
   tcp_seg_lk_t done;
-  assign done = '{seg: wait_seg, session: tab_rsp_session, found: tab_rsp_found, is_new: tab_rsp_new,
-                  listening: tab_rsp_listening, capped: wait_capped, isn_asked: wait_alloc};
+  assign done = '{seg: wait_seg, session: tab_rsp.session, found: tab_rsp.found, is_new: tab_rsp.is_new,
+                  listening: tab_rsp.listening, capped: wait_capped, isn_asked: wait_alloc};
   // BYPASS: an answered segment into the empty queue is out the next cycle (since stop 68)
   toe_fifo #(.WIDTH($bits(tcp_seg_lk_t)), .DEPTH(DEPTH), .BYPASS(1'b1)) u_done (
     .clk, .rst, .s_data(done), .s_valid(tab_rsp_valid), .s_ready(), .commit(1'b0), .rewind(1'b0),
@@ -124,8 +123,8 @@ module toe_tcp_seg_lookup
     isns_reg <= isns_reg + IW'(isn_claim_valid) - IW'(m_isn_valid && m_isn_ready);
     room_reg <= half_open + allocs_now < cap;
     taken_new_reg <= taken && m_seg.is_new;
-    allocs_reg <= allocs_reg + (SID_W+1)'(issue && tab_req_alloc)
-                             - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp_new)
+    allocs_reg <= allocs_reg + (SID_W+1)'(issue && alloc)
+                             - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp.is_new)
                              - (SID_W+1)'(taken_new_reg);
     if (rst) begin
       held_reg <= '0;
@@ -140,7 +139,7 @@ module toe_tcp_seg_lookup
     assert (wait_valid) else $error("toe_tcp_seg_lookup: a table answer without a segment waiting for it");
   // the cap holds: no allocation is asked while the half-open sessions and the allocations
   // in flight fill it
-  always @(posedge clk) if (!rst && issue && tab_req_alloc)
+  always @(posedge clk) if (!rst && issue && alloc)
     assert (half_open + allocs_now < cap)
       else $error("toe_tcp_seg_lookup: a SYN allocates past the half-open cap");
   // the core takes an ISN only when one is there, and no more than were asked

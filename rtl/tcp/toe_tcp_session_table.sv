@@ -41,21 +41,11 @@ module toe_tcp_session_table
   input  logic        rst,
   input  logic        req_valid,
   output logic        req_ready,
-  input  logic [1:0]  req_op,           // 0 LOOKUP, 1 OPEN, 2 RELEASE
-  input  logic [31:0] req_remote_ip,
-  input  logic [15:0] req_remote_port,
-  input  logic [15:0] req_local_port,
-  input  logic        req_alloc,
-  input  sid_t        req_session,
+  input  tcp_tab_req_t req,
   input  logic        req_tag,          // returned with the answer (who asked)
   output logic        rsp_valid,        // one cycle; the requester always takes it
   output logic        rsp_tag,
-  output logic        rsp_found,        // LOOKUP: session exists (or was just made); OPEN: ok
-  output logic        rsp_new,
-  output sid_t        rsp_session,
-  output logic [15:0] rsp_local_port,
-  output logic        rsp_full,         // a wanted new session was refused
-  output logic        rsp_listening,    // LOOKUP: the local port is listened (LISTEN state)
+  output tcp_tab_rsp_t rsp,
   input  logic        listen_req_valid,
   output logic        listen_req_ready,
   input  tcp_listen_req_t listen_req,
@@ -103,9 +93,9 @@ module toe_tcp_session_table
   logic rd_valid, cmp_valid, pick_valid;   // a request in READ, in CMP, in PICK
   preq_t rd_req, cmp_req, pick_req;
   preq_t in_req;
-  assign in_req = '{op: req_op, rip: req_remote_ip, rport: req_remote_port,
-                    lport: req_op == TAB_OPEN ? eph_reg : req_local_port, alloc: req_alloc,
-                    sid: SW'(req_session), tries: '0, tag: req_tag};
+  assign in_req = '{op: req.op, rip: req.remote_ip, rport: req.remote_port,
+                    lport: req.op == TAB_OPEN ? eph_reg : req.local_port, alloc: req.alloc,
+                    sid: SW'(req.session), tries: '0, tag: req_tag};
 
   // ---- row hashes: Toeplitz over the 64-bit tuple {remote ip, remote port, local port} ----
   // Output bit j of the hash with key K: the parity of the tuple bits i (i = 0 the tuple's
@@ -280,13 +270,13 @@ module toe_tcp_session_table
       if (pick_req.op != TAB_RELEASE && !open_retry) begin
         rsp_valid <= 1'b1;
         rsp_tag <= pick_req.tag;
-        rsp_new <= want_new && can_alloc;
-        rsp_found <= (pick_req.op == TAB_LOOKUP && hit) || (want_new && can_alloc);
-        rsp_session <= SID_W'(want_new ? pool_out : hit_sid);
-        rsp_local_port <= pick_req.lport;
+        rsp.is_new <= want_new && can_alloc;
+        rsp.found <= (pick_req.op == TAB_LOOKUP && hit) || (want_new && can_alloc);
+        rsp.session <= SID_W'(want_new ? pool_out : hit_sid);
+        rsp.local_port <= pick_req.lport;
         stat_alloc_fails <= want_new && !can_alloc;
-        rsp_full <= want_new && !can_alloc;
-        rsp_listening <= pick_listening;
+        rsp.full <= want_new && !can_alloc;
+        rsp.listening <= pick_listening;
       end
     end
     // the gauge moves a cycle after the pool (registered, so that the pick's decision is

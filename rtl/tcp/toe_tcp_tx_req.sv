@@ -11,14 +11,14 @@
 //   else with AVAIL = RING_BYTES - (TX_APP - SND.UNA): TX_NO_SPACE (space = AVAIL) when
 //   L = 0 or L > AVAIL, and TX_WANT = min(L, RING_BYTES); else TX_ACCEPTED (space =
 //   AVAIL - L), a job [TX_APP, TX_APP + L) and TX_APP += L.
-//   SND.UNA is the core's: it writes it with every record (op_snd_una), so AVAIL is at
+//   SND.UNA is the core's: it writes it with every record (op.snd_una), so AVAIL is at
 //   most one record write old, which only makes the check stricter.
 //   Completion (s_done, the writer's, in job order): TX_DONE = offset + length (the job's
 //   end: jobs complete in the order they were given, so each continues TX_DONE, asserted).
 //   The core writes, with every record it writes (op_*): sendable, the error bit, SND.UNA,
-//   and for a new connection the initial TX_APP and TX_DONE (op_init; TX_WANT = 0). After it told the
-//   application NOTIF_TX_SPACE it asks for TX_WANT to be cleared (op_clear_want): cleared
-//   only if it still holds the value the core saw (op_want_seen), so a newer TX_NO_SPACE
+//   and for a new connection the initial TX_APP and TX_DONE (op.init; TX_WANT = 0). After it told the
+//   application NOTIF_TX_SPACE it asks for TX_WANT to be cleared (op.clear_want): cleared
+//   only if it still holds the value the core saw (op.want_seen), so a newer TX_NO_SPACE
 //   waits for its own notification.
 //   Wake (m_wake): by the core write that turns sendable off (the core trusts TX_APP, to
 //   send its FIN after the last byte or to release the session, only once it has read
@@ -28,9 +28,9 @@
 //   an ACK that could not notify: the core gives NOTIF_TX_SPACE on the wake, so no app
 //   waits for an ACK that will not come); by a completion (the core sends the bytes
 //   written); and by the write of the event that took the wake when TX_DONE is no longer
-//   the one that event read (op_tx_done_seen: a completion came while the wake was taken,
+//   the one that event read (op.tx_done_seen: a completion came while the wake was taken,
 //   and found it queued). A session is in the queue at most once (a queued bit, cleared by
-//   the write of the core's event that took it, op_woken), so the queue, MAX_SESSIONS
+//   the write of the core's event that took it, op.woken), so the queue, MAX_SESSIONS
 //   deep, cannot overflow.
 // Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
 // are forwarded; a request taken but not yet written is not (one request old at most).
@@ -67,21 +67,11 @@ module toe_tcp_tx_req
   // the core, with every record it writes
   input  logic          op_valid,
   input  sid_t          op_session,
-  input  logic          op_woken,      // the event took this session's wake (or the reset's clear)
-  input  logic          op_init,       // a new connection: TX_APP = TX_DONE = op_tx_first, TX_WANT = 0
-  input  logic [31:0]   op_tx_first,
-  input  logic          op_sendable,
-  input  logic          op_known_dead, // a request now is the application's error
-  input  logic [31:0]   op_snd_una,
-  input  logic          op_clear_want, // NOTIF_TX_SPACE was given for op_want_seen
-  input  logic [16:0]   op_want_seen,
-  input  logic [31:0]   op_tx_done_seen, // the TX_DONE the event read
+  input  tcp_core2txreq_t op,          // woken (or the reset's clear), init (TX_WANT = 0), known_dead:
+                                       // a request now is the application's error
   // the core reads a session's fields (values one cycle after the address)
   input  sid_t          rd_session,
-  output logic [31:0]   rd_tx_app,
-  output logic [31:0]   rd_tx_done,
-  output logic [16:0]   rd_tx_want,
-  output logic          rd_sendable,
+  output tcp_txreq2core_t rd,
   // sessions that stopped being sendable, whose TX_WANT fits now, or with bytes written
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
@@ -134,16 +124,16 @@ module toe_tcp_tx_req
     st_done_reg <= done_take;
     st_done_offset_reg <= s_done.offset;
     st_done_end_reg <= s_done.offset + 32'(s_done.length);
-    st_done_seen_reg <= op_tx_done_seen;
+    st_done_seen_reg <= op.tx_done_seen;
     st_sid_reg <= in_sid;
-    st_woken_reg <= op_woken;
-    st_init_reg <= op_init;
-    st_first_reg <= op_tx_first;
-    st_sendable_reg <= op_sendable;
-    st_known_dead_reg <= op_known_dead;
-    st_snd_una_reg <= op_snd_una;
-    st_clear_want_reg <= op_clear_want;
-    st_want_seen_reg <= op_want_seen;
+    st_woken_reg <= op.woken;
+    st_init_reg <= op.init;
+    st_first_reg <= op.tx_first;
+    st_sendable_reg <= op.sendable;
+    st_known_dead_reg <= op.known_dead;
+    st_snd_una_reg <= op.snd_una;
+    st_clear_want_reg <= op.clear_want;
+    st_want_seen_reg <= op.want_seen;
     st_len_reg <= s_req.length;
     if (rst) st_valid_reg <= 1'b0;
   end
@@ -215,16 +205,16 @@ module toe_tcp_tx_req
   // core's value is a 2:1 choice after the registers (as in toe_tcp_rx_read).
   rec_t rd_ram_reg, rd_new_reg, rd_rec;
   logic rd_fwd_reg;
-  wire rd_init_now = op_valid && op_init && SW'(op_session) == SW'(rd_session);
+  wire rd_init_now = op_valid && op.init && SW'(op_session) == SW'(rd_session);
   always_ff @(posedge clk) begin
     rd_ram_reg <= mem[SW'(rd_session)];
     rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
     rd_new_reg <= wr_rec;
     if (rd_init_now)
-      {rd_new_reg.tx_app, rd_new_reg.tx_done, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op_tx_first, op_tx_first, 17'd0, op_sendable};
+      {rd_new_reg.tx_app, rd_new_reg.tx_done, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op.tx_first, op.tx_first, 17'd0, op.sendable};
   end
   assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
-  assign {rd_tx_app, rd_tx_done, rd_tx_want, rd_sendable} = {rd_rec.tx_app, rd_rec.tx_done, rd_rec.tx_want, rd_rec.sendable};
+  assign rd = '{tx_app: rd_rec.tx_app, tx_done: rd_rec.tx_done, tx_want: rd_rec.tx_want, sendable: rd_rec.sendable};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once

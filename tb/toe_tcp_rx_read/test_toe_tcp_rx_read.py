@@ -26,6 +26,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 import runner
 from tbutil import TB
 from tcp_job import pack_job, unpack_job
+from tcp_structs import CORE2RXREAD, RXREAD2CORE
 
 SESSIONS = 16
 RING = 65536
@@ -106,8 +107,8 @@ async def reads_completions_wakes(dut):
     for s in range(SESSIONS):       # the core initializes every session back to back after reset
         await FallingEdge(tb.clk)
         dut.op_valid.value = 1
-        dut.op_session.value, dut.op_woken.value, dut.op_init.value, dut.op_rx_first.value = s, 1, 1, 0
-        dut.op_readable.value, dut.op_wake_on.value, dut.op_seen.value = 0, 0, 0
+        dut.op_session.value = s
+        CORE2RXREAD.drive(dut.op, woken=1, init=1, rx_first=0)
     await FallingEdge(tb.clk)
     dut.op_valid.value = 0
     await RisingEdge(tb.clk)
@@ -145,8 +146,10 @@ async def reads_completions_wakes(dut):
                 op = (sid, woken, 0, 0, readable, rng.random() < 0.5, seen)
         dut.op_valid.value = int(op is not None)
         if op:
-            (dut.op_session.value, dut.op_woken.value, dut.op_init.value, dut.op_rx_first.value,
-             dut.op_readable.value, dut.op_wake_on.value, dut.op_seen.value) = op
+            dut.op_session.value = op[0]
+            woken, init, rx_first, readable, wake_on, seen = map(int, op[1:])
+            CORE2RXREAD.drive(dut.op, woken=woken, init=init, rx_first=rx_first, readable=readable,
+                              wake_on=wake_on, seen=seen)
         # (the wake queue's output is settled here: a wake taken is the session read)
         start = ev is None and (busy or any(m.queued))
         take_wake = start and bool(dut.m_wake_valid.value) and rng.random() < 0.7
@@ -174,7 +177,8 @@ async def reads_completions_wakes(dut):
         await ReadOnly()
         if rd_prev is not None:
             s, allowed = rd_prev
-            v = (int(dut.rd_rx_req.value), int(dut.rd_rx_read.value), int(dut.rd_readable.value))
+            got = RXREAD2CORE.read(dut.rd)
+            v = (got["rx_req"], got["rx_read"], got["readable"])
             assert v[0] in allowed["req"] and v[1] in allowed["read"] and bool(v[2]) in allowed["readable"], \
                 f"session {s}: read {v} is not of its connection, at most one operation old"
             reads_checked += 1
@@ -234,7 +238,8 @@ async def reads_completions_wakes(dut):
         dut.rd_session.value = s
         await RisingEdge(tb.clk)
         await ReadOnly()
-        assert (int(dut.rd_rx_req.value), int(dut.rd_rx_read.value)) == (m.rx_req[s], m.rx_read[s]), \
+        got = RXREAD2CORE.read(dut.rd)
+        assert (got["rx_req"], got["rx_read"]) == (m.rx_req[s], m.rx_read[s]), \
             f"session {s}: not the latest"
     await RisingEdge(tb.clk)
     assert stat == m.refused, (stat, m.refused)

@@ -13,6 +13,7 @@ from cocotb.triggers import FallingEdge, ReadOnly
 
 import runner
 from tbutil import TB
+from tcp_structs import TAB_REQ, TAB_RSP
 
 LOOKUP, OPEN, RELEASE = 0, 1, 2
 LISTEN_PORT = 5001
@@ -47,8 +48,8 @@ class Table:
         """One request; returns the response as a dict (None for RELEASE)."""
         d = self.dut
         await FallingEdge(d.clk)
-        d.req_op.value, d.req_remote_ip.value, d.req_remote_port.value = op, rip, rport
-        d.req_local_port.value, d.req_alloc.value, d.req_session.value = lport, alloc, session
+        TAB_REQ.drive(d.req, op=op, remote_ip=rip, remote_port=rport, local_port=lport, alloc=alloc,
+                      session=session)
         d.req_tag.value = 0
         d.req_valid.value = 1
         await self.wait_high(d.req_ready, 100, "request not taken")
@@ -57,9 +58,7 @@ class Table:
         if op == RELEASE:
             return None
         await self.wait_high(d.rsp_valid, 100, "no response")
-        rsp = {"found": int(d.rsp_found.value), "new": int(d.rsp_new.value),
-               "session": int(d.rsp_session.value), "local_port": int(d.rsp_local_port.value),
-               "full": int(d.rsp_full.value), "listening": int(d.rsp_listening.value)}
+        rsp = TAB_RSP.read(d.rsp)
         await FallingEdge(d.clk)
         return rsp
 
@@ -87,7 +86,7 @@ async def fill(t, tuples):
     sessions, refused = {}, 0
     for rip, rport in tuples:
         r = await t.syn(rip, rport)
-        if r["found"] and r["new"]:
+        if r["found"] and r["is_new"]:
             sessions[(rip, rport)] = r["session"]
         else:
             assert r["full"] and not r["found"], r
@@ -98,7 +97,7 @@ async def fill(t, tuples):
 async def check_all_found(t, sessions):
     for (rip, rport), sid in sessions.items():
         r = await t.request(LOOKUP, rip, rport)
-        assert r["found"] and not r["new"] and r["session"] == sid, ((rip, rport), sid, r)
+        assert r["found"] and not r["is_new"] and r["session"] == sid, ((rip, rport), sid, r)
 
 
 @cocotb.test()
@@ -132,7 +131,7 @@ async def random_tuples_with_churn(dut):
             await t.request(RELEASE, *key, session=sessions.pop(key))
         for key in gone:
             r = await t.request(LOOKUP, *key)
-            assert not r["found"] and not r["new"], (key, r)
+            assert not r["found"] and not r["is_new"], (key, r)
         fresh = [(rng.getrandbits(32), rng.getrandbits(16)) for _ in range(len(gone))]
         fresh = [k for k in dict.fromkeys(fresh) if k not in sessions]
         more, refused = await fill(t, fresh)
@@ -151,14 +150,14 @@ async def active_opens_to_one_peer(dut):
     ports = set()
     for _ in range(n):
         r = await t.request(OPEN, 0xC6336401, 443)
-        assert r["found"] and r["new"], r
+        assert r["found"] and r["is_new"], r
         assert 49152 <= r["local_port"] <= 65535 and r["local_port"] not in ports, r
         ports.add(r["local_port"])
     assert t.alloc_fails == 0
     # every opened tuple is found by the segments of its peer
     for p in sorted(ports)[:64]:
         r = await t.request(LOOKUP, 0xC6336401, 443, lport=p)
-        assert r["found"] and not r["new"], r
+        assert r["found"] and not r["is_new"], r
 
 
 @cocotb.test()
@@ -185,7 +184,7 @@ async def full_table_refuses_counts_and_recovers(dut):
     key = next(iter(sessions))
     await t.request(RELEASE, *key, session=sessions.pop(key))
     r = await t.syn(0x0A000001, 1)
-    assert r["found"] and r["new"], r
+    assert r["found"] and r["is_new"], r
     assert await t.in_use() == t.max_sessions
 
 
@@ -205,13 +204,13 @@ async def hostile_requests_change_nothing(dut):
     assert await t.in_use() == 8
     # a segment without SYN for an unknown tuple allocates nothing
     r = await t.request(LOOKUP, 0xC0000299, 1)
-    assert not r["found"] and not r["new"] and r["listening"], r
+    assert not r["found"] and not r["is_new"] and r["listening"], r
     # a SYN to a port nobody listens on allocates nothing
     r = await t.syn(0xC0000299, 1, lport=5002)
-    assert not r["found"] and not r["new"] and not r["listening"], r
+    assert not r["found"] and not r["is_new"] and not r["listening"], r
     # the same SYN twice: one session
     r = await t.syn(*key)
-    assert r["found"] and not r["new"] and r["session"] == sid, r
+    assert r["found"] and not r["is_new"] and r["session"] == sid, r
     assert await t.in_use() == 8 and t.alloc_fails == 0
 
 
@@ -225,17 +224,18 @@ async def stream(t, reqs):
     while taken < len(reqs) or len(answers) < sum(r[0] != RELEASE for r in reqs):
         if taken < len(reqs):
             op, rip, rport, alloc, session, tag = reqs[taken]
-            d.req_op.value, d.req_remote_ip.value, d.req_remote_port.value = op, rip, rport
-            d.req_local_port.value, d.req_alloc.value = LISTEN_PORT, alloc
-            d.req_session.value, d.req_tag.value, d.req_valid.value = session, tag, 1
+            TAB_REQ.drive(d.req, op=op, remote_ip=rip, remote_port=rport, local_port=LISTEN_PORT,
+                          alloc=alloc, session=session)
+            d.req_tag.value, d.req_valid.value = tag, 1
         else:
             d.req_valid.value = 0
         await ReadOnly()
         if taken < len(reqs) and int(d.req_ready.value):
             taken += 1
         if int(d.rsp_valid.value):
-            answers.append({"found": int(d.rsp_found.value), "new": int(d.rsp_new.value),
-                            "session": int(d.rsp_session.value), "tag": int(d.rsp_tag.value)})
+            rsp = TAB_RSP.read(d.rsp)
+            answers.append({"found": rsp["found"], "is_new": rsp["is_new"], "session": rsp["session"],
+                            "tag": int(d.rsp_tag.value)})
         if taken:
             cycles += 1
         assert cycles < 20 * len(reqs) + 100, "the table stopped answering"
@@ -259,10 +259,10 @@ async def back_to_back_lookups_one_per_cycle_in_order(dut):
     for i in range(n):
         if rng.random() < 0.7:
             key = rng.choice(keys)
-            want.append({"found": 1, "new": 0, "session": sessions[key], "tag": i & 1})
+            want.append({"found": 1, "is_new": 0, "session": sessions[key], "tag": i & 1})
         else:
             key = (0x0A000000 + i, 9)
-            want.append({"found": 0, "new": 0, "session": None, "tag": i & 1})
+            want.append({"found": 0, "is_new": 0, "session": None, "tag": i & 1})
         reqs.append((LOOKUP, *key, 0, 0, i & 1))
     answers, cycles = await stream(t, reqs)
     for a, w in zip(answers, want):
@@ -279,7 +279,7 @@ async def back_to_back_lookups_one_per_cycle_in_order(dut):
             (LOOKUP, *fresh, 1, 0, 0), (LOOKUP, *fresh, 0, 0, 1), (LOOKUP, *fresh, 1, 0, 0),
             (LOOKUP, *keys[1], 0, 0, 1)]
     answers, _ = await stream(t, reqs)
-    assert [(a["found"], a["new"]) for a in answers] == [(1, 0), (0, 0), (1, 1), (1, 0), (1, 0), (1, 0)], answers
+    assert [(a["found"], a["is_new"]) for a in answers] == [(1, 0), (0, 0), (1, 1), (1, 0), (1, 0), (1, 0)], answers
     assert answers[0]["session"] == sessions[gone]
     assert answers[2]["session"] == answers[3]["session"] == answers[4]["session"], answers
     assert answers[5]["session"] == sessions[keys[1]]

@@ -32,6 +32,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 import runner
 from tbutil import TB
 from tcp_job import pack_job, unpack_job
+from tcp_structs import CORE2TXREQ, TXREQ2CORE
 
 SESSIONS = 16
 RING = 4096
@@ -137,9 +138,8 @@ async def requests_answers_wakes(dut):
     for s in range(SESSIONS):       # the core initializes every session back to back after reset
         await FallingEdge(tb.clk)
         dut.op_valid.value = 1
-        (dut.op_session.value, dut.op_woken.value, dut.op_init.value, dut.op_tx_first.value, dut.op_sendable.value,
-         dut.op_known_dead.value, dut.op_snd_una.value, dut.op_clear_want.value, dut.op_want_seen.value,
-         dut.op_tx_done_seen.value) = (s, 1, 1, 0, 0, 1, 0, 0, 0, 0)
+        dut.op_session.value = s
+        CORE2TXREQ.drive(dut.op, woken=1, init=1, known_dead=1)
     await FallingEdge(tb.clk)
     dut.op_valid.value = 0
     await RisingEdge(tb.clk)
@@ -175,9 +175,11 @@ async def requests_answers_wakes(dut):
             clears += clear
         dut.op_valid.value = int(op is not None)
         if op:
-            (dut.op_session.value, dut.op_woken.value, dut.op_init.value, dut.op_tx_first.value,
-             dut.op_sendable.value, dut.op_known_dead.value, dut.op_snd_una.value, dut.op_clear_want.value,
-             dut.op_want_seen.value, dut.op_tx_done_seen.value) = op
+            dut.op_session.value = op[0]
+            woken, init, tx_first, sendable, known_dead, snd_una, clear_want, want_seen, tx_done_seen = map(int, op[1:])
+            CORE2TXREQ.drive(dut.op, woken=woken, init=init, tx_first=tx_first, sendable=sendable,
+                             known_dead=known_dead, snd_una=snd_una, clear_want=clear_want, want_seen=want_seen,
+                             tx_done_seen=tx_done_seen)
         start = ev is None and (busy or any(m.queued))
         take_wake = start and bool(dut.m_wake_valid.value) and rng.random() < 0.7
         dut.m_wake_ready.value = int(take_wake)
@@ -203,8 +205,8 @@ async def requests_answers_wakes(dut):
         await ReadOnly()
         if rd_prev is not None:
             s, allowed = rd_prev
-            v = (int(dut.rd_tx_app.value), int(dut.rd_tx_want.value), bool(dut.rd_sendable.value),
-                 int(dut.rd_tx_done.value))
+            got = TXREQ2CORE.read(dut.rd)
+            v = (got["tx_app"], got["tx_want"], bool(got["sendable"]), got["tx_done"])
             assert v[0] in allowed["app"] and v[1] in allowed["want"] and v[2] in allowed["sendable"] and \
                 v[3] in allowed["done"], f"session {s}: read {v} is not of its connection, at most one operation old: {allowed}"
             reads_checked += 1
@@ -269,7 +271,8 @@ async def requests_answers_wakes(dut):
         dut.rd_session.value = s
         await RisingEdge(tb.clk)
         await ReadOnly()
-        assert (int(dut.rd_tx_app.value), int(dut.rd_tx_want.value), int(dut.rd_tx_done.value)) == \
+        got = TXREQ2CORE.read(dut.rd)
+        assert (got["tx_app"], got["tx_want"], got["tx_done"]) == \
             (m.tx_app[s], m.tx_want[s], m.tx_done[s]), f"session {s}: not the latest"
         assert m.tx_done[s] == m.tx_app[s], f"session {s}: granted bytes not all written"
     assert stat == m.errors, (stat, m.errors)
