@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // toe_tcp_isn_prefetch: starts a passive open's ISN hash when its SYN arrives, so that
-// the hash (toe_tcp_isn: 17 cycles at 322 MHz) runs beside the checksum and the parser
-// instead of after the session lookup, where the core's step waited for it.
-//   Hint (s_hint_*): the tuple of a SYN (no ACK, no RST) at toe_tcp_rx_parse's input,
-//   before its checksum is verified. Never held back: taken when the unit may start a
+// the hash (toe_tcp_isn: 17 cycles at 322 MHz) runs beside the receive layers, the
+// checksum and the parser instead of after the session lookup, where the core's step
+// waited for it.
+//   Hint (s_hint_*): the tuple of a SYN (no ACK, no RST) as it comes in from the MAC
+//   (toe_tcp_syn_hint), before any check. Never held back: taken when the unit may start a
 //   hash for it (below), dropped otherwise. A hint's hash goes into the one entry
 //   (tuple, state, ISN).
 //   Claim (s_claim_*): a SYN that asks for a session claims its ISN at the lookup's issue,

@@ -57,7 +57,6 @@ module toe_tcp_rx_parse
             16'(IP_PROTO_TCP), ipm.length}),
     .sum(seed));
   wire in_take = s_axis_tvalid && s_axis_tready;
-
   // the segment beside its checksum, csum_latency cycles later (s_axis_tready is always 1:
   // the FIFO drops whole frames when full, so no beat waits)
   logic [DATA_W-1:0] cs_tdata;

@@ -14,7 +14,7 @@
 // or reuse the session in between); the core checks the session's tuple and state.
 // ISN: a SYN that asks for a session claims its initial sequence number (RFC 6528) at its
 // issue (isn_claim_*, its tuple) from toe_tcp_isn_prefetch, which has usually hashed it
-// since the SYN reached the parser (else it hashes it now), and whose answer comes back on
+// since the SYN came in from the MAC (else it hashes it now), and whose answer comes back on
 // isn_rsp, one per claim in order. Its segment goes out with isn_asked set, and the ISNs go
 // out on m_isn in the same order (one for every such segment, whether the table gave it a
 // session or not: the core takes one per isn_asked segment). At most ISN_DEPTH claimed and

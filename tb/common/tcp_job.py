@@ -1,22 +1,17 @@
 """toe_tcp_pkg::tcp_ring_job_t as an integer, for the tests that drive or read ring jobs:
-{session, tag[3], base[48], offset[32], length[17], skip[16], reassembled[16]}, the
-session in the top bits."""
+{session, tag, base, offset, length, skip, reassembled}, the session in the top bits
+(the layout is read from the package: tcp_structs)."""
+from tcp_structs import from_package
 
-FIELDS = (("tag", 3), ("base", 48), ("offset", 32), ("length", 17), ("skip", 16), ("reassembled", 16))
+JOB = from_package("tcp_ring_job_t")
 
 
 def pack_job(session, tag=0, base=0, offset=0, length=0, skip=0, reassembled=0):
-    v = session
-    for (_, w), val in zip(FIELDS, (tag, base, offset, length, skip, reassembled)):
-        v = v << w | (val & ((1 << w) - 1))
-    return v
+    """Each field modulo its width (offsets are sequence numbers)."""
+    return JOB.pack(wrap=True, session=session, tag=tag, base=base, offset=offset, length=length, skip=skip,
+                    reassembled=reassembled)
 
 
-def unpack_job(v, sid_w=20):
-    """A dict of the fields, the session's sid_w bits included."""
-    f = {}
-    for name, w in reversed(FIELDS):
-        f[name] = v & ((1 << w) - 1)
-        v >>= w
-    f["session"] = v & ((1 << sid_w) - 1)
-    return f
+def unpack_job(v):
+    """A dict of the fields."""
+    return JOB.unpack(v)

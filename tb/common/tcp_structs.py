@@ -1,8 +1,8 @@
-"""The toe_tcp_pkg structs that carry the TCP subsystem's internal channels, as integers,
-for the unit tests that drive or read them: the session table's request and answer, and
-the core's record writes to (and reads from) the read and send engines. The fields are
-read from the package itself (the first in the top bits); `check(signal)` compares the
-width with the DUT's port."""
+"""toe_tcp_pkg's packed structs as integers, for the unit tests that drive or read them:
+the session table's request and answer, the core's record writes to (and reads from) the
+read and send engines, and (through tcp_job.py and tcp_notif.py) ring jobs and
+notifications. The fields are read from the package itself (the first in the top bits);
+`check(signal)` compares the width with the DUT's port."""
 
 import re
 from pathlib import Path
@@ -17,12 +17,16 @@ class PackedStruct:
         self.fields = fields
         self.width = sum(w for _, w in fields)
 
-    def pack(self, **values):
+    def pack(self, wrap=False, **values):
+        """The fields not given are 0; with wrap, each value is taken modulo its width (a
+        sequence number's sum), else one that does not fit is an error."""
         unknown = set(values) - {n for n, _ in self.fields}
         assert not unknown, f"{self.name}: no field {sorted(unknown)}"
         v = 0
         for n, w in self.fields:
-            x = values.get(n, 0)
+            x = int(values.get(n, 0))
+            if wrap:
+                x &= (1 << w) - 1
             assert 0 <= x < 1 << w, f"{self.name}.{n} = {x} does not fit {w} bits"
             v = v << w | x
         return v
@@ -45,17 +49,29 @@ class PackedStruct:
         return self.unpack(int(self.check(signal).value))
 
 
+def _width(type_name, text):
+    """Bits of a field type of the package: logic [h:0], sid_t, or an enum of its own."""
+    if type_name == "sid_t":
+        return SID_W
+    m = re.fullmatch(r"logic(?:\s*\[(\d+):0\])?", type_name)
+    if m:
+        return int(m.group(1) or 0) + 1
+    e = re.search(r"typedef enum logic \[(\d+):0\]\s*\{[^}]*\}\s*" + type_name + r"\s*;", text)
+    assert e, f"cannot size the type '{type_name}'"
+    return int(e.group(1)) + 1
+
+
 def from_package(name, path=PKG):
-    """The struct `name` as toe_tcp_pkg declares it (fields of logic vectors and sid_t)."""
+    """The struct `name` as toe_tcp_pkg declares it (fields of logic vectors, sid_t and
+    the package's enums)."""
     text = re.sub(r"//[^\n]*", "", path.read_text())
     m = re.search(r"typedef struct packed \{([^}]*)\}\s*" + name + r"\s*;", text)
     assert m, f"{name} is not a packed struct of {path.name}"
     fields = []
     for decl in filter(None, (d.strip() for d in m.group(1).split(";"))):
-        t = re.fullmatch(r"(logic(?:\s*\[(\d+):0\])?|sid_t)\s+(.+)", decl, re.S)
+        t = re.fullmatch(r"(logic(?:\s*\[\d+:0\])?|\w+)\s+(.+)", decl, re.S)
         assert t, f"{name}: cannot read the field declaration '{decl}'"
-        w = SID_W if t.group(1) == "sid_t" else int(t.group(2) or 0) + 1
-        fields += [(n.strip(), w) for n in t.group(3).split(",")]
+        fields += [(n.strip(), _width(t.group(1), text)) for n in t.group(2).split(",")]
     return PackedStruct(name, tuple(fields))
 
 
