@@ -246,13 +246,14 @@ module toe_tcp
   );
 
   logic [SID_W:0] half_open;
+  logic half_open_new;
   logic seg_lk_valid, seg_lk_ready, seg_isn_valid, seg_isn_ready;
   tcp_seg_lk_t seg_lk;
   logic [31:0] seg_isn;
   toe_tcp_seg_lookup #(.MAX_SESSIONS(MAX_SESSIONS)) u_lookup (
     .clk, .rst, .cfg_drop_synfin,
     .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
-    .half_open, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
+    .half_open, .half_open_new, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),
     .tab_req_valid(lk_tab_req_valid), .tab_req_ready(tab_req_ready && !core_tab_req_valid),
     .tab_req(lk_tab_req), .tab_rsp_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP), .tab_rsp,
     .m_seg_valid(seg_lk_valid), .m_seg_ready(seg_lk_ready), .m_seg(seg_lk),
@@ -360,7 +361,7 @@ module toe_tcp
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,
     .stat_retrans_segs, .stat_window_drops, .stat_challenge_acks, .stat_bad_flags, .stat_app_errors(core_app_error), .stat_mss_clamped, .stat_half_open_drops, .stat_out_of_order,
-    .curr_estab, .half_open, .ready(core_ready)
+    .curr_estab, .half_open, .half_open_new, .ready(core_ready)
   );
   always_ff @(posedge clk) begin
     ready <= table_ready && coalesce_ready && core_ready;

@@ -173,7 +173,8 @@ module toe_tcp_core
   output logic          stat_half_open_drops,  // SYNs dropped because half-open sessions reached the cap
   output logic          stat_out_of_order,   // segments stored ahead of RCV.NXT (joined when the gap fills)
   output logic [SID_W:0] curr_estab,
-  output logic [SID_W:0] half_open,        // sessions in SYN-RCVD, and one being made (SYN flood cap)
+  output logic [SID_W:0] half_open,        // sessions in SYN-RCVD (SYN flood cap; a register)
+  output logic          half_open_new,    // one more is being made: a new session's event is past its pick
   output logic          ready             // its records and the timer wheel are cleared after reset: events are taken
 );
   localparam int unsigned SW = $clog2(MAX_SESSIONS);
@@ -594,15 +595,16 @@ module toe_tcp_core
                      remote_port: state_reg == ST_IDLE ? rel_out.remote_port : ev_remote_port,
                      local_port: rel_out.local_port, alloc: 1'b0,
                      session: SID_W'(state_reg == ST_IDLE ? rel_out.sid : sid_reg)};
-  // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge counts a new session from its
-  // first event on, so the cap is exact. The gauge itself moves in the cycle after the step
-  // (step_done_reg, from the post stage's copy of the record), when no other event is past
-  // its pick.
+  // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge plus half_open_new counts a new
+  // session from its first event on, so the cap is exact. The gauge itself moves in the
+  // cycle after the step (step_done_reg, from the post stage's copy of the record), when no
+  // other event is past its pick. The two go out apart: the lookup adds the bit after its
+  // compares (it only chooses among them), so the event registers are not in front of a sum.
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
   logic step_done_reg, post_new_reg;
-  assign half_open = half_open_reg + (SID_W+1)'(((state_reg == ST_PRE || state_reg == ST_PRE2 ||
-                                                   state_reg == ST_EXEC || state_reg == ST_TAIL) &&
-                                                  ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg));
+  assign half_open = half_open_reg;
+  assign half_open_new = ((state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL) &&
+                          ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg);
 
   // ---------------- the event step ----------------
   sess_t s;

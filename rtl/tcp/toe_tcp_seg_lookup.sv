@@ -7,9 +7,11 @@
 // One lookup per cycle into the pipelined toe_tcp_session_table; up to DEPTH segments are
 // between the table request and the core (issued or answered and waiting), so the answers
 // always have room.
-// SYN flood cap: a SYN may allocate only while the half-open sessions (the core's gauge,
-// which counts a session from its first event) plus the allocations not yet taken by the
-// core stay below the cap; the count is exact, a burst of SYNs cannot pass it.
+// SYN flood cap: a SYN may allocate only while the half-open sessions (the core's gauge
+// and its half_open_new bit, which count a session from its first event) plus the
+// allocations not yet taken by the core stay below the cap; the count is exact, a burst of
+// SYNs cannot pass it. The room is a register (of the cap's register): a change of
+// cfg_half_open_max counts for the SYNs two cycles later, a session leaving the gauge one.
 // The answer can be stale by the time the core takes the segment (the core may release
 // or reuse the session in between); the core checks the session's tuple and state.
 // ISN: a SYN that asks for a session claims its initial sequence number (RFC 6528) at its
@@ -32,7 +34,8 @@ module toe_tcp_seg_lookup
   input  logic           rst,
   input  logic           cfg_drop_synfin,    // a SYN+FIN is not a SYN (no session for it)
   input  logic [SID_W:0] cfg_half_open_max,  // 0: MAX_SESSIONS/4
-  input  logic [SID_W:0] half_open,          // the core's half-open sessions
+  input  logic [SID_W:0] half_open,          // the core's half-open sessions (its gauge, a register)
+  input  logic           half_open_new,      // and one more, being made (late in the cycle)
   // segments from the parser
   input  logic           s_seg_valid,
   output logic           s_seg_ready,
@@ -68,7 +71,7 @@ module toe_tcp_seg_lookup
 
   logic [CW-1:0] held_reg;          // segments issued and not yet taken by the core
   logic [SID_W:0] allocs_reg;       // allocations asked or made, not yet taken by the core
-  wire [SID_W:0] cap = cfg_half_open_max == '0 ? (SID_W+1)'(MAX_SESSIONS / 4) : cfg_half_open_max;
+  logic [SID_W:0] cap_reg;
   // room for one more half-open session, registered: it lags the count by a cycle, and
   // is exact all the same, because the table takes an allocating request only into an
   // empty pipeline, so no allocation is issued in the cycle after another (asserted below)
@@ -118,10 +121,19 @@ module toe_tcp_seg_lookup
   // the room and the cap's check use (the half-open gauge counts it from the take on)
   logic taken_new_reg;
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
+  // room: half_open + half_open_new + allocs_now < cap. The sum of the two registered counts
+  // is compared three ways; the two late bits (half_open_new, taken_new_reg: +1, 0 or -1)
+  // only choose a compare, so no carry chain waits for them. One bit wider: no wrap.
+  wire [SID_W+1:0] pending_sum = (SID_W+2)'(half_open) + (SID_W+2)'(allocs_reg);
+  wire [SID_W+1:0] cap_w = (SID_W+2)'(cap_reg);
+  wire fits_sum_plus1 = pending_sum + 1'b1 < cap_w;  // one being made, none taken new
+  wire fits_sum = pending_sum < cap_w;
+  wire fits_sum_minus1 = pending_sum <= cap_w;    // one taken new (still in allocs_reg), none being made
   always_ff @(posedge clk) begin
     held_reg <= held_reg + CW'(issue) - CW'(taken);
     isns_reg <= isns_reg + IW'(isn_claim_valid) - IW'(m_isn_valid && m_isn_ready);
-    room_reg <= half_open + allocs_now < cap;
+    cap_reg <= cfg_half_open_max == '0 ? (SID_W+1)'(MAX_SESSIONS / 4) : cfg_half_open_max;
+    room_reg <= half_open_new == taken_new_reg ? fits_sum : half_open_new ? fits_sum_plus1 : fits_sum_minus1;
     taken_new_reg <= taken && m_seg.is_new;
     allocs_reg <= allocs_reg + (SID_W+1)'(issue && alloc)
                              - (SID_W+1)'(tab_rsp_valid && wait_alloc && !tab_rsp.is_new)
@@ -132,15 +144,18 @@ module toe_tcp_seg_lookup
       taken_new_reg <= 1'b0;
       allocs_reg <= '0;
       room_reg <= 1'b0;
+      cap_reg <= '0;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) if (!rst && tab_rsp_valid)
     assert (wait_valid) else $error("toe_tcp_seg_lookup: a table answer without a segment waiting for it");
   // the cap holds: no allocation is asked while the half-open sessions and the allocations
-  // in flight fill it
+  // in flight fill it (the cap that room_reg was reckoned with: a new one counts a cycle on)
+  logic [SID_W+1:0] room_cap_reg;
+  always @(posedge clk) room_cap_reg <= cap_w;
   always @(posedge clk) if (!rst && issue && alloc)
-    assert (half_open + allocs_now < cap)
+    assert ((SID_W+2)'(half_open) + (SID_W+2)'(half_open_new) + (SID_W+2)'(allocs_now) < room_cap_reg)
       else $error("toe_tcp_seg_lookup: a SYN allocates past the half-open cap");
   // the core takes an ISN only when one is there, and no more than were asked
   always @(posedge clk) if (!rst) begin

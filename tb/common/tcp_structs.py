@@ -1,7 +1,7 @@
 """toe_tcp_pkg's packed structs as integers, for the unit tests that drive or read them:
-the session table's request and answer, the core's record writes to (and reads from) the
-read and send engines, and (through tcp_job.py and tcp_notif.py) ring jobs and
-notifications. The fields are read from the package itself (the first in the top bits);
+parsed segments and their lookup answers, ISN claims, the session table's request and
+answer, the core's record writes to (and reads from) the read and send engines, and
+(through tcp_job.py and tcp_notif.py) ring jobs and notifications. The fields are read from the package itself (the first in the top bits);
 `check(signal)` compares the width with the DUT's port."""
 
 import re
@@ -50,12 +50,15 @@ class PackedStruct:
 
 
 def _width(type_name, text):
-    """Bits of a field type of the package: logic [h:0], sid_t, or an enum of its own."""
+    """Bits of a field type of the package: logic [h:0], sid_t, an enum or a packed struct
+    of its own (a struct field packs and unpacks as one integer)."""
     if type_name == "sid_t":
         return SID_W
     m = re.fullmatch(r"logic(?:\s*\[(\d+):0\])?", type_name)
     if m:
         return int(m.group(1) or 0) + 1
+    if re.search(r"typedef struct packed \{[^}]*\}\s*" + type_name + r"\s*;", text):
+        return _struct(type_name, text).width
     e = re.search(r"typedef enum logic \[(\d+):0\]\s*\{[^}]*\}\s*" + type_name + r"\s*;", text)
     assert e, f"cannot size the type '{type_name}'"
     return int(e.group(1)) + 1
@@ -63,10 +66,13 @@ def _width(type_name, text):
 
 def from_package(name, path=PKG):
     """The struct `name` as toe_tcp_pkg declares it (fields of logic vectors, sid_t and
-    the package's enums)."""
-    text = re.sub(r"//[^\n]*", "", path.read_text())
+    the package's enums and structs)."""
+    return _struct(name, re.sub(r"//[^\n]*", "", path.read_text()))
+
+
+def _struct(name, text):
     m = re.search(r"typedef struct packed \{([^}]*)\}\s*" + name + r"\s*;", text)
-    assert m, f"{name} is not a packed struct of {path.name}"
+    assert m, f"{name} is not a packed struct of {PKG.name}"
     fields = []
     for decl in filter(None, (d.strip() for d in m.group(1).split(";"))):
         t = re.fullmatch(r"(logic(?:\s*\[\d+:0\])?|\w+)\s+(.+)", decl, re.S)
@@ -75,6 +81,9 @@ def from_package(name, path=PKG):
     return PackedStruct(name, tuple(fields))
 
 
+SEG = from_package("tcp_seg_t")
+SEG_LK = from_package("tcp_seg_lk_t")
+ISN_REQ = from_package("tcp_isn_req_t")
 TAB_REQ = from_package("tcp_tab_req_t")
 TAB_RSP = from_package("tcp_tab_rsp_t")
 CORE2RXREAD = from_package("tcp_core2rxread_t")
