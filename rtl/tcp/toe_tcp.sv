@@ -314,7 +314,7 @@ module toe_tcp
   logic txreq_wake_valid, txreq_wake_ready, tx_req_error;
   sid_t txreq_wake_session;
   tcp_core2txreq_t core2txreq;
-  tcp_txreq_read_t txreq2core;
+  tcp_txreq2core_t txreq2core;
   toe_tcp_tx_req #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_tx_req (
     .clk, .rst, .cfg_mem_base, .s_req_valid(tx_req_valid), .s_req_ready(tx_req_ready), .s_req(tx_req),
     .m_rsp_valid(tx_rsp_valid), .m_rsp_ready(tx_rsp_ready), .m_rsp(tx_rsp),

@@ -143,7 +143,7 @@ module toe_tcp_core
   // writer's completions), wakes the core when a session stops being sendable, the space
   // its app waits for is free, or bytes were written (with post_op_*)
   output tcp_core2txreq_t txreq_op,
-  input  tcp_txreq_read_t txreq_rd,        // TX_APP, TX_DONE, TX_WANT, sendable of rec_rd_session (both candidates)
+  input  tcp_txreq2core_t txreq_rd,        // TX_APP, TX_DONE, TX_WANT, sendable of rec_rd_session
   input  logic          txreq_wake_valid,
   output logic          txreq_wake_ready,
   input  sid_t          txreq_wake_session,
@@ -211,19 +211,16 @@ module toe_tcp_core
     .clk, .wr_en(wr_en && wr_cold), .wr_addr, .wr_data(cold_of(wr_sess)), .rd_addr, .hold(rd_hold),
     .rd_data(rd_cold), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(), .rd_is_old()
   );
-  // toe_tcp_tx_req's read, its two candidates chosen (the fast path compares both first)
-  tcp_txreq2core_t txreq_now;
-  assign txreq_now = txreq_rd.is_fwd ? txreq_rd.fwd : txreq_rd.ram;
   // TX_DONE (toe_tcp_tx_req's) is read with the engines' fields, in ST_PRE, and kept for
   // the event (ev_tx_done_reg): the record's from ST_PRE to the finish, which tells the
   // engine the value it saw (a completion after the read wakes the session again)
   logic [31:0] ev_tx_done_reg;
-  always_ff @(posedge clk) if (state_reg == ST_PRE) ev_tx_done_reg <= txreq_now.tx_done;
-  wire [31:0] ev_tx_done = state_reg == ST_PRE ? txreq_now.tx_done : ev_tx_done_reg;
+  always_ff @(posedge clk) if (state_reg == ST_PRE) ev_tx_done_reg <= txreq_rd.tx_done;
+  wire [31:0] ev_tx_done = state_reg == ST_PRE ? txreq_rd.tx_done : ev_tx_done_reg;
   assign rd_sess = record_of(rd_hot, rd_cold, ev_tx_done);
-  assign rd_ram = record_of(rd_hot_ram, rd_cold, txreq_now.tx_done);
-  assign rd_new = record_of(rd_hot_new, rd_cold, txreq_now.tx_done);
-  assign rd_old = record_of(rd_hot_old, rd_cold, txreq_now.tx_done);
+  assign rd_ram = record_of(rd_hot_ram, rd_cold, txreq_rd.tx_done);
+  assign rd_new = record_of(rd_hot_new, rd_cold, txreq_rd.tx_done);
+  assign rd_old = record_of(rd_hot_old, rd_cold, txreq_rd.tx_done);
   if ($bits(hot_t) + $bits(cold_t) + 32 != $bits(sess_t)) begin : g_split_check
     $error("toe_tcp_core: the hot and cold parts and TX_DONE do not hold the record's %0d bits", $bits(sess_t));
   end
@@ -621,7 +618,7 @@ module toe_tcp_core
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
-  wire [16:0] tx_want = txreq_now.tx_want;
+  wire [16:0] tx_want = txreq_rd.tx_want;
   // the fast path's event executes in ST_PRE; the slow path's step runs in ST_EXEC (after
   // ST_PRE2), and its outputs come from ST_TAIL after it (fast: the verdict, declared
   // with the queues' counts above)
@@ -714,7 +711,7 @@ module toe_tcp_core
     .is_seg(ev_reg == EV_SEG), .is_rd_wake(ev_reg == EV_RD_WAKE), .seg_may(fast_seg_reg), .wake_may(fast_wake_reg),
     .with_data(fast_data_reg), .seg(g), .seg_end(seg_end_reg), .found(found_now),
     .rec(s), .rec_ram(rd_ram), .rec_new(rd_new), .rec_old(rd_old), .rec_is_new(rd_is_new), .rec_is_old(rd_is_old),
-    .tx(txreq_rd), .rd_wake_ack(pre.rd_wake_ack), .now_us, .cfg_delack_us(cfg.delack_us),
+    .tx_want, .rd_wake_ack(pre.rd_wake_ack), .now_us, .cfg_delack_us(cfg.delack_us),
     .fast, .next(fs), .ack_now(fast_ack_now), .ack_second(fast_ack_second)
   );
 
@@ -733,16 +730,16 @@ module toe_tcp_core
     .ev(ev_reg), .sid(sid_reg), .rx_base, .seg(g), .seg_end(seg_end_reg), .seg_last(seg_last_reg), .found(found_now),
     .new_sess(new_reg), .listening(listening_reg), .capped(capped_reg), .open_req(open_reg),
     .open_lport(tab_lport_reg), .close_rst(close_reg.send_rst), .isn,
-    .rec(s), .tx_app(txreq_now.tx_app), .tx_want, .sendable(txreq_now.sendable), .rx_read(rxread_rd.rx_read),
+    .rec(s), .tx_app(txreq_rd.tx_app), .tx_want, .sendable(txreq_rd.sendable), .rx_read(rxread_rd.rx_read),
     .rx_req(rxread_rd.rx_req), .readable(rxread_rd.readable), .rx_done(rxd_rd_rx_done), .now_us,
     .cfg,
     .pre, .pre_reg, .step_kept(slow_step), .step_tail(slow_tail)
   );
   // the engines' values the executing event uses (the post stage passes them on)
   wire [31:0] ev_rx_read = state_reg == ST_PRE ? rxread_rd.rx_read : pre_reg.rx_read;
-  wire [31:0] ev_tx_app = state_reg == ST_PRE ? txreq_now.tx_app : pre_reg.tx_app;
+  wire [31:0] ev_tx_app = state_reg == ST_PRE ? txreq_rd.tx_app : pre_reg.tx_app;
   wire [16:0] ev_tx_want = state_reg == ST_PRE ? tx_want : pre_reg.tx_want;
-  wire ev_tx_app_fixed = state_reg == ST_PRE ? !txreq_now.sendable : pre_reg.tx_app_fixed;
+  wire ev_tx_app_fixed = state_reg == ST_PRE ? !txreq_rd.sendable : pre_reg.tx_app_fixed;
 
   // The event's outputs: the slow path's tail in ST_TAIL; or the fast path's event in ST_PRE
   // (its record and every output of its step)

@@ -30,11 +30,7 @@
 // chosen after (`rec_is_new`, `rec_is_old`), so that the 32-bit compares start at
 // registers, not behind the read's 3:1 choice (that choice in front of them led the
 // state and the queues' refunds: 3.25 ns at 512 bits, stop 55); `rec` is the chosen
-// record, from which the result is computed. The same holds for the send engine's read
-// (`tx`: TX_DONE and TX_WANT, toe_tcp_tx_req's RAM value or its forwarded write): the
-// tests of TX_DONE are made for both and chosen after (`tx.is_fwd`; since stop 71: that
-// 2:1 choice headed the deepest paths of the depth-driven mapping, 9 LUT levels, into
-// the core's state, queues and post stage). The candidates' tx_done fields are unused. `clk`, `rst` and `check` (the cycle the
+// record, from which the result is computed. `clk`, `rst` and `check` (the cycle the
 // verdict counts) serve the assertions only.
 module toe_tcp_fast_path
   import toe_tcp_pkg::*;
@@ -57,9 +53,8 @@ module toe_tcp_fast_path
   input  sess_t       rec,
   input  sess_t       rec_ram, rec_new, rec_old,
   input  logic        rec_is_new, rec_is_old,
-  // the engines' values read with it (TX_WANT: an app waits for this much TX ring space),
-  // and the time
-  input  tcp_txreq_read_t tx,
+  // the engines' values read with it, and the time
+  input  logic [16:0] tx_want,      // an app waits for this much TX ring space
   input  logic        rd_wake_ack,  // the app's reads opened the window by a step
   input  logic [31:0] now_us,
   input  logic [31:0] cfg_delack_us,
@@ -73,12 +68,12 @@ module toe_tcp_fast_path
     return seq_lt(x.snd_una, s.ack) && !seq_lt(x.snd_max, s.ack);
   endfunction
   // wants_window of the record after a segment, with both values of SND.NXT compared at
-  // once (the ACK may bring it along), for a TX_DONE of `done`
-  function automatic logic waits_after(input sess_t x, input tcp_seg_t s, input logic [31:0] done);
-    return (ack_in(x, s) && seq_lt(x.snd_nxt, s.ack) ? seq_lt(s.ack, done) : seq_lt(x.snd_nxt, done)) ||
+  // once (the ACK may bring it along)
+  function automatic logic waits_after(input sess_t x, input tcp_seg_t s);
+    return (ack_in(x, s) && seq_lt(x.snd_nxt, s.ack) ? seq_lt(s.ack, x.tx_done) : data_waiting(x)) ||
            (x.close_req && !x.fin_sent);
   endfunction
-  // the verdict's tests of a record but TX_DONE's, a function of the record and the segment
+  // the verdict's tests of a record, a function of the record and the segment alone
   function automatic logic record_ok(input sess_t x, input tcp_seg_t s, input logic [31:0] s_end,
                                      input logic data);
     logic fits, sample;
@@ -86,20 +81,13 @@ module toe_tcp_fast_path
     sample = x.rtt_on && seq_lt(x.rtt_seq, s.ack);
     return x.state == ESTABLISHED && !seq_lt(x.snd_max, s.ack) && !seq_lt(s.ack, x.snd_una) &&
            s.seq == x.rcv_nxt && (!data || fits) &&
-           !(ack_in(x, s) && sample) && x.snd_wnd != '0;
-  endfunction
-  // ... and with them, for either candidate of the send engine's read
-  function automatic logic record_tx_ok(input sess_t x, input tcp_seg_t s, input logic [31:0] s_end,
-                                        input logic data, input tcp_txreq_read_t t);
-    return record_ok(x, s, s_end, data) &&
-           !(t.is_fwd ? waits_after(x, s, t.fwd.tx_done) : waits_after(x, s, t.ram.tx_done));
+           !(ack_in(x, s) && sample) && x.snd_wnd != '0 && !waits_after(x, s);
   endfunction
 
-  wire ok_ram = record_tx_ok(rec_ram, seg, seg_end, with_data, tx);
-  wire ok_new = record_tx_ok(rec_new, seg, seg_end, with_data, tx);
-  wire ok_old = record_tx_ok(rec_old, seg, seg_end, with_data, tx);
+  wire ok_ram = record_ok(rec_ram, seg, seg_end, with_data);
+  wire ok_new = record_ok(rec_new, seg, seg_end, with_data);
+  wire ok_old = record_ok(rec_old, seg, seg_end, with_data);
   wire ok_read = rec_is_new ? ok_new : rec_is_old ? ok_old : ok_ram;
-  wire tx_want_none = tx.is_fwd ? tx.fwd.tx_want == '0 : tx.ram.tx_want == '0;
   sess_t after;       // the record after the rules, cold part as read
   always_comb begin
     logic ack_new, past_nxt;
@@ -119,7 +107,7 @@ module toe_tcp_fast_path
       {after, ack_now, ack_second} = {d.x, d.now, d.second};
       after.rcv_nxt = seg_end;
     end
-    fast = (seg_may && found && tx_want_none && ok_read) || (wake_may && rec.state == ESTABLISHED);
+    fast = (seg_may && found && tx_want == '0 && ok_read) || (wake_may && rec.state == ESTABLISHED);
     // the result is the hot part alone: the cold part is not carried (the core's write
     // leaves the cold RAM as it was)
     next = record_of(hot_of(after), cold_t'('0), after.tx_done);
@@ -132,15 +120,11 @@ module toe_tcp_fast_path
       else $error("toe_tcp_fast_path: a fast event changed the cold part of its record");
   // the parallel form of wants_window on the record after the ACK
   always @(posedge clk) if (!rst && check && is_seg)
-    assert (waits_after(rec, seg, rec.tx_done) == wants_window(after))
+    assert (waits_after(rec, seg) == wants_window(after))
       else $error("toe_tcp_fast_path: wants_window after the segment differs");
-  // the record read carries the TX_DONE the send engine's read chose
-  always @(posedge clk) if (!rst && check)
-    assert (rec.tx_done == (tx.is_fwd ? tx.fwd.tx_done : tx.ram.tx_done))
-      else $error("toe_tcp_fast_path: the record's TX_DONE is not the send engine's read");
   // the record tests, chosen among the candidates, are those of the record read
   always @(posedge clk) if (!rst && check)
-    assert (ok_read == (record_ok(rec, seg, seg_end, with_data) && !waits_after(rec, seg, rec.tx_done)))
+    assert (ok_read == record_ok(rec, seg, seg_end, with_data))
       else $error("toe_tcp_fast_path: the verdict per candidate differs from the record's");
 `endif
 endmodule

@@ -196,13 +196,6 @@ package toe_tcp_pkg;
     logic [16:0] tx_want;
     logic        sendable;
   } tcp_txreq2core_t;
-  // toe_tcp_tx_req's read as it gives it: its RAM's value and the one it forwards (a write
-  // to the session since the read was asked), and which holds (is_fwd). The core chooses;
-  // its fast path compares both before it does (the choice is not in front of a compare).
-  typedef struct packed {
-    tcp_txreq2core_t ram, fwd;
-    logic            is_fwd;
-  } tcp_txreq_read_t;
 
   // Connection states (RFC 9293 3.3.2; FREE: the session id is unused).
   typedef enum logic [3:0] {

@@ -71,7 +71,7 @@ module toe_tcp_tx_req
                                        // a request now is the application's error
   // the core reads a session's fields (values one cycle after the address)
   input  sid_t          rd_session,
-  output tcp_txreq_read_t rd,
+  output tcp_txreq2core_t rd,
   // sessions that stopped being sendable, whose TX_WANT fits now, or with bytes written
   output logic          m_wake_valid,
   input  logic          m_wake_ready,
@@ -202,9 +202,8 @@ module toe_tcp_tx_req
   // The core's read, a synchronous port of its own, so that the core's pick ends at the
   // RAM's address. The write of this cycle and an init given this cycle (the newer) are
   // chosen before a register, with the compare that says either is the session read; the
-  // core's value is a 2:1 choice after the registers (as in toe_tcp_rx_read), the core's to
-  // make: both candidates go out, with the bit that chooses.
-  rec_t rd_ram_reg, rd_new_reg;
+  // core's value is a 2:1 choice after the registers (as in toe_tcp_rx_read).
+  rec_t rd_ram_reg, rd_new_reg, rd_rec;
   logic rd_fwd_reg;
   wire rd_init_now = op_valid && op.init && SW'(op_session) == SW'(rd_session);
   always_ff @(posedge clk) begin
@@ -214,10 +213,8 @@ module toe_tcp_tx_req
     if (rd_init_now)
       {rd_new_reg.tx_app, rd_new_reg.tx_done, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op.tx_first, op.tx_first, 17'd0, op.sendable};
   end
-  function automatic tcp_txreq2core_t read_of(input rec_t r);
-    return '{tx_app: r.tx_app, tx_done: r.tx_done, tx_want: r.tx_want, sendable: r.sendable};
-  endfunction
-  assign rd = '{ram: read_of(rd_ram_reg), fwd: read_of(rd_new_reg), is_fwd: rd_fwd_reg};
+  assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
+  assign rd = '{tx_app: rd_rec.tx_app, tx_done: rd_rec.tx_done, tx_want: rd_rec.tx_want, sendable: rd_rec.sendable};
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once

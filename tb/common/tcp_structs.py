@@ -90,11 +90,3 @@ CORE2RXREAD = from_package("tcp_core2rxread_t")
 RXREAD2CORE = from_package("tcp_rxread2core_t")
 CORE2TXREQ = from_package("tcp_core2txreq_t")
 TXREQ2CORE = from_package("tcp_txreq2core_t")
-TXREQ_READ = from_package("tcp_txreq_read_t")
-
-
-def txreq_read(signal):
-    """toe_tcp_tx_req's read (tcp_txreq_read_t) as the core takes it: the candidate that
-    is_fwd names, as a TXREQ2CORE dict."""
-    r = TXREQ_READ.read(signal)
-    return TXREQ2CORE.unpack(r["fwd"] if r["is_fwd"] else r["ram"])

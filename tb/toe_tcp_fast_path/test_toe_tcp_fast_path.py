@@ -20,8 +20,7 @@ does to the record is the RFC's:
   - an ACK with nothing in flight answers a probe: the retry count starts over (RFC 1122
     4.2.2.17, 4.2.3.6).
 Every other field is kept, the cold part is not carried, and the verdict and result come
-from the record read, not from the other two candidates of the read (decoys), and from the
-send engine's read (TX_DONE, TX_WANT), not from its other candidate (a decoy)."""
+from the record read, not from the other two candidates of the read (decoys)."""
 import random
 from pathlib import Path
 
@@ -145,7 +144,7 @@ async def fast_events_follow_the_rfc(dut):
         dut.seg_seq.value, dut.seg_ack.value, dut.seg_flags.value = seg["seq"], seg["ack"], seg["flags"]
         dut.seg_window.value, dut.seg_length.value = seg["window"], seg["length"]
         dut.seg_end.value = wrap(seg["seq"] + seg["length"])
-        dut.pick.value, dut.tx_want.value, dut.tx_fwd.value = rng.randrange(3), ev["tx_want"], rng.randrange(2)
+        dut.pick.value, dut.tx_want.value = rng.randrange(3), ev["tx_want"]
         dut.now_us.value, dut.cfg_delack_us.value = now, delack
         dut.cold_in.value = rng.getrandbits(len(dut.cold_in))
         await Timer(1, "ns")

@@ -3,9 +3,7 @@
 // own, for the unit test against the Python reference of the RFC text. The record read is
 // given as one of the three candidates (`pick`: 0 the RAM's, 1 the newest write, 2 the one
 // before); the other two are decoys (every hot bit inverted), so a verdict taken from the
-// wrong candidate shows. So is the send engine's read (TX_DONE and TX_WANT): `tx_fwd`
-// names the candidate that holds (1 the forwarded write, 0 the RAM's), the other is a
-// decoy. The cold part is `cold_in`, which the result must not carry.
+// wrong candidate shows. The cold part is `cold_in`, which the result must not carry.
 module toe_tcp_fast_path_tb
   import toe_tcp_pkg::*;
   import toe_tcp_sess_pkg::*;
@@ -19,7 +17,6 @@ module toe_tcp_fast_path_tb
   input  logic [31:0] seg_end,
   input  logic [1:0]  pick,
   input  logic [16:0] tx_want,
-  input  logic        tx_fwd,
   input  logic [31:0] now_us, cfg_delack_us,
   input  logic [$bits(cold_t)-1:0] cold_in,
   // the record's hot fields and TX_DONE, in and out
@@ -74,9 +71,6 @@ module toe_tcp_fast_path_tb
   sess_t rec, decoy, next;
   assign rec = record_of(hot, cold_t'(cold_in), i_tx_done);
   assign decoy = record_of(decoy_hot, cold_t'(cold_in), ~i_tx_done);
-  tcp_txreq2core_t tx_read, tx_decoy;
-  assign tx_read = '{tx_app: '0, tx_done: i_tx_done, tx_want: tx_want, sendable: 1'b1};
-  assign tx_decoy = ~tx_read;
   tcp_seg_t seg;
   assign seg = '{remote_ip: '0, remote_port: '0, local_port: '0, seq: seg_seq, ack: seg_ack, flags: seg_flags,
                  window: seg_window, mss: '0, length: seg_length};
@@ -85,7 +79,7 @@ module toe_tcp_fast_path_tb
     .clk, .rst, .check(1'b1), .is_seg, .is_rd_wake, .seg_may, .wake_may, .with_data, .seg, .seg_end, .found,
     .rec, .rec_ram(pick == 2'd0 ? rec : decoy), .rec_new(pick == 2'd1 ? rec : decoy),
     .rec_old(pick == 2'd2 ? rec : decoy), .rec_is_new(pick == 2'd1), .rec_is_old(pick == 2'd2),
-    .tx('{ram: tx_fwd ? tx_decoy : tx_read, fwd: tx_fwd ? tx_read : tx_decoy, is_fwd: tx_fwd}), .rd_wake_ack, .now_us, .cfg_delack_us, .fast, .next, .ack_now, .ack_second
+    .tx_want, .rd_wake_ack, .now_us, .cfg_delack_us, .fast, .next, .ack_now, .ack_second
   );
 
   hot_t o;

@@ -32,7 +32,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 import runner
 from tbutil import TB
 from tcp_job import pack_job, unpack_job
-from tcp_structs import CORE2TXREQ, txreq_read
+from tcp_structs import CORE2TXREQ, TXREQ2CORE
 
 SESSIONS = 16
 RING = 4096
@@ -205,7 +205,7 @@ async def requests_answers_wakes(dut):
         await ReadOnly()
         if rd_prev is not None:
             s, allowed = rd_prev
-            got = txreq_read(dut.rd)
+            got = TXREQ2CORE.read(dut.rd)
             v = (got["tx_app"], got["tx_want"], bool(got["sendable"]), got["tx_done"])
             assert v[0] in allowed["app"] and v[1] in allowed["want"] and v[2] in allowed["sendable"] and \
                 v[3] in allowed["done"], f"session {s}: read {v} is not of its connection, at most one operation old: {allowed}"
@@ -271,7 +271,7 @@ async def requests_answers_wakes(dut):
         dut.rd_session.value = s
         await RisingEdge(tb.clk)
         await ReadOnly()
-        got = txreq_read(dut.rd)
+        got = TXREQ2CORE.read(dut.rd)
         assert (got["tx_app"], got["tx_want"], got["tx_done"]) == \
             (m.tx_app[s], m.tx_want[s], m.tx_done[s]), f"session {s}: not the latest"
         assert m.tx_done[s] == m.tx_app[s], f"session {s}: granted bytes not all written"
