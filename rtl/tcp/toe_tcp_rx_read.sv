@@ -155,20 +155,18 @@ module toe_tcp_rx_read
   assign stat_refused = push_job && !accept;
 
   // The core's read, a synchronous port of its own, so that the core's pick ends at the
-  // RAM's address. The write of this cycle is registered beside the RAM's value, with the
-  // compare that says it is the session read; an init given this cycle (newer than that
-  // write) takes the RAM value's place. The core's value is a 2:1 choice after the
-  // registers (the 3:1 choice led the advertised edge's sums in the core: 3.25 ns at 512
-  // bits, stop 55). The init goes in on the RAM's side, not after the write's: there it
-  // followed the request's acceptance sum, 9 LUT levels (depth-driven mapping, stop 71).
+  // RAM's address. The write of this cycle and an init given this cycle (the newer) are
+  // chosen before a register, with the compare that says either is the session read; the
+  // core's value is a 2:1 choice after the registers (the 3:1 choice led the advertised
+  // edge's sums in the core: 3.25 ns at 512 bits, stop 55).
   rec_t rd_ram_reg, rd_new_reg, rd_rec;
   logic rd_fwd_reg;
   wire rd_init_now = op_valid && op.init && SW'(op_session) == SW'(rd_session);
   always_ff @(posedge clk) begin
     rd_ram_reg <= mem[SW'(rd_session)];
-    if (rd_init_now) {rd_ram_reg.rx_req, rd_ram_reg.rx_read, rd_ram_reg.readable} <= {op.rx_first, op.rx_first, op.readable};
-    rd_fwd_reg <= !rd_init_now && wr_en && wr_sid == SW'(rd_session);
+    rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
     rd_new_reg <= wr_rec;
+    if (rd_init_now) {rd_new_reg.rx_req, rd_new_reg.rx_read, rd_new_reg.readable} <= {op.rx_first, op.rx_first, op.readable};
   end
   assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
   assign rd = '{rx_req: rd_rec.rx_req, rx_read: rd_rec.rx_read, readable: rd_rec.readable};
