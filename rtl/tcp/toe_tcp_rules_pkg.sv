@@ -390,12 +390,12 @@ package toe_tcp_rules_pkg;
     logic                     ends_ok;       // the run reaches the segment's end before any interval
   } reasm_rel_t;
   // reasm_rel in two steps, so a pipeline can register between them: the compares of
-  // 32-bit numbers with stop and right (reasm_cmp; left and ends_ok are 0) and the
-  // relations made from their bits (reasm_derive: ORs and a choice, which followed the
-  // compares' carry chains into the slow path's pre stage, 3.45 ns at 512 bits, stop 54).
-  // stop (the priority of past, whose compares are the shallow ones) and right (a choice
-  // of one LUT after them) are made with the compares since stop 71: in the second stage
-  // they headed its deepest path (abc9: 10 LUT levels into the place stage).
+  // 32-bit numbers with stop (reasm_cmp; left, right and ends_ok are 0) and the relations
+  // made from their bits (reasm_derive: ORs and choices, which followed the compares'
+  // carry chains into the slow path's pre stage, 3.45 ns at 512 bits, stop 54). stop, the
+  // priority of past (whose compares are the shallow ones), is made with the compares
+  // since stop 71: in the second stage it headed its deepest path (abc9: 10 LUT levels
+  // into the place stage); right, made there too, was the pre stage's slowest (3.22 ns).
   function automatic reasm_rel_t reasm_cmp(input ooo_set_t set, input logic [31:0] rcv_nxt, seg_lo, seg_hi);
     reasm_rel_t r = '0;
     r.in_order = !seq_lt(rcv_nxt, seg_lo);
@@ -414,13 +414,13 @@ package toe_tcp_rules_pkg;
       r.stop[k] = r.past[k];
       for (int j = 0; j < k; j++) r.stop[k] &= !r.past[j];
     end
-    // the nearest past its start, or one that starts right at the segment's end
-    r.right = r.stop != '0 ? r.stop : r.starts_at_end;
     return r;
   endfunction
   function automatic reasm_rel_t reasm_derive(input reasm_rel_t cmp);
     reasm_rel_t r = cmp;
     r.left = r.holds | r.ends_at;
+    // the nearest past its start, or one that starts right at the segment's end
+    r.right = r.stop != '0 ? r.stop : r.starts_at_end;
     r.ends_ok = r.holds != '0 ? (r.holds & r.hi_before_end) != '0
               : r.in_order ? r.nxt_before_end : r.lo_before_end;
     return r;

@@ -186,9 +186,9 @@ module toe_tcp_slow_path
   end
   always_ff @(posedge clk) if (!at_tail) pre_reg <= pre;
   // ST_PRE2 (the slow path's second pre stage): where the payload goes among the stored
-  // out-of-order intervals (reasm_place: its compares, stop and right in the pre stage, reasm_cmp; the
-  // relations on them and the choice here, reasm_derive and reasm_merge) and what follows
-  // from it. ack_at_once and
+  // out-of-order intervals (reasm_place: its compares and stop in the pre stage,
+  // reasm_cmp; the relations on them and the choice here, reasm_derive and reasm_merge)
+  // and what follows from it. ack_at_once and
   // fin_at_reasm hold for an in-order segment (pre.in_order), the only case that reads
   // them, and are taken from the pre stage's bits, not from the run's ends: in order the
   // run starts at RCV.NXT and is not empty, and every stored interval lies past RCV.NXT. So

@@ -109,7 +109,7 @@ package toe_tcp_step_pkg;
     logic [31:0] syn_take;             // data on a SYN-ACK that fits our SYN's window
     mss_t        peer;                 // the peer's MSS option, clamped (peer_mss)
     logic [31:0] reasm_hi;             // the segment's end within the window (reasm_place's seg_hi)
-    reasm_rel_t  reasm_cmp;            // reasm_place's compares, stop and right (reasm_cmp: left, ends_ok not derived)
+    reasm_rel_t  reasm_cmp;            // reasm_place's compares and stop (reasm_cmp: the rest not derived)
     logic        in_order, ooo_ahead, fin_at_nxt;
     logic        past_adv;             // the segment ends past the window
     logic        seg_short;            // SEG.LEN < MSS
