@@ -117,8 +117,9 @@ module toe_tcp_seg_lookup
 
   wire taken = m_seg_valid && m_seg_ready;
   // a new session taken by the core leaves allocs_reg a cycle later (registered, so the
-  // core's choice is not in front of the sum); allocs_now is the count without it, which
-  // the room and the cap's check use (the half-open gauge counts it from the take on)
+  // core's choice is not in front of the sum); allocs_now is the count without it (the
+  // half-open gauge counts it from the take on), which the room stands for and the cap's
+  // check uses
   logic taken_new_reg;
   wire [SID_W:0] allocs_now = allocs_reg - (SID_W+1)'(taken_new_reg);
   // room: half_open + half_open_new + allocs_now < cap. The sum of the two registered counts

@@ -64,10 +64,10 @@ def _width(type_name, text):
     return int(e.group(1)) + 1
 
 
-def from_package(name, path=PKG):
+def from_package(name):
     """The struct `name` as toe_tcp_pkg declares it (fields of logic vectors, sid_t and
     the package's enums and structs)."""
-    return _struct(name, re.sub(r"//[^\n]*", "", path.read_text()))
+    return _struct(name, re.sub(r"//[^\n]*", "", PKG.read_text()))
 
 
 def _struct(name, text):
