@@ -11,12 +11,6 @@
 // front of the RAM's read, so the register is fabric's, not the RAM's: in block RAM the
 // read leaves the RAM's latch unregistered, with its slower clock-to-out (Yosys, 1024 x
 // 10 bits for UltraScale+: one RAMB18 either way, 11 FF and 10 LUT more). For a latency path.
-// The output register takes the input word whenever the FIFO is empty and its output
-// free, written or not (m_valid says whether it holds one): so `s_valid` chooses no data,
-// only the pointers and m_valid, and a late write enable ends one LUT after its own cone
-// (it ended two after, through the data's choice: toe_tcp_tx_req's wake into this
-// register was toe_tcp's slowest path at 512 bits, 3.21 ns in Yosys' cell-delay model,
-// stop 72).
 // RAM_STYLE is the RAM's ram_style attribute for the synthesis tool (Vivado, Yosys):
 // "auto" lets the tool choose; "ultra" asks for UltraRAM (UltraScale+ only), "block" or
 // "distributed" for those.
@@ -61,8 +55,7 @@ module toe_fifo #(
   wire read = (rd_ptr_reg != visible) && out_free;
   // the written word is the only one: it passes the RAM (written there all the same, and
   // read at once: both pointers move)
-  wire empty_free = BYPASS && rd_ptr_reg == wr_ptr_reg && out_free;   // the input may go straight out
-  wire direct = empty_free && write;
+  wire direct = BYPASS && write && rd_ptr_reg == wr_ptr_reg && out_free;
 
   assign s_ready = !full;
   assign m_data = out_reg;
@@ -71,8 +64,8 @@ module toe_fifo #(
 
   always_ff @(posedge clk) begin
     if (write) mem[wr_ptr_reg[AW-1:0]] <= s_data;
-    if (empty_free) out_reg <= s_data;   // a word only with `write` (m_valid)
-    else if (read)  out_reg <= mem[rd_ptr_reg[AW-1:0]];
+    if (direct)    out_reg <= s_data;
+    else if (read) out_reg <= mem[rd_ptr_reg[AW-1:0]];
   end
 
   always_ff @(posedge clk) begin
