@@ -10,6 +10,10 @@
 //     cycle t is the record at rd_addr of cycle t-2 with every write up to cycle t-1: the
 //     writes of cycles t-2 and t-1 to it are forwarded (the later one wins). If hold was
 //     high in cycle t-1, rd_data in cycle t is rd_data of cycle t-1.
+//   - ann_en, ann_addr, ann_data announce the write of the next cycle (wr_en must then
+//     write ann_data at ann_addr: asserted), for a writer that knows a record a cycle
+//     before its pipeline writes it: a read whose data comes in that next cycle, which
+//     the write itself would miss, gets the announced record (the newest of all).
 //   - hold stops the output stage only (the RAM's output register, the forwarded records
 //     and their selects): the reads issued while it is high go on, so the cycle after the
 //     last held one already gives the read issued two cycles before it.
@@ -29,6 +33,9 @@ module toe_state_ram #(
   input  logic             wr_en,
   input  logic [AW-1:0]    wr_addr,
   input  logic [WIDTH-1:0] wr_data,
+  input  logic             ann_en,
+  input  logic [AW-1:0]    ann_addr,
+  input  logic [WIDTH-1:0] ann_data,
   input  logic [AW-1:0]    rd_addr,
   input  logic             hold,
   output logic [WIDTH-1:0] rd_data,
@@ -49,15 +56,17 @@ module toe_state_ram #(
     fwd_old_reg <= wr_en && wr_addr == rd_addr;
   end
   // the output stage: the RAM's output register (nothing but the register and its enable,
-  // so that it maps onto DOA_REG and REGCE), the writes of the read's cycle and the next,
-  // and whether each was to the record read
+  // so that it maps onto DOA_REG and REGCE), the writes of the read's cycle and the next
+  // (the next one's, or the write announced for the cycle after, which is newer), and
+  // whether each was to the record read
   logic [WIDTH-1:0] out_ram_reg, out_new_reg, out_old_reg;
   logic fwd_new_reg, fwd_old2_reg;
+  wire ann_hit = ann_en && ann_addr == rd_addr_reg;
   always_ff @(posedge clk) if (!hold) begin
     out_ram_reg <= latch_reg;
-    out_new_reg <= wr_data;
+    out_new_reg <= ann_hit ? ann_data : wr_data;
     out_old_reg <= wr_last_reg;
-    fwd_new_reg <= wr_en && wr_addr == rd_addr_reg;
+    fwd_new_reg <= ann_hit || (wr_en && wr_addr == rd_addr_reg);
     fwd_old2_reg <= fwd_old_reg;
   end
   assign rd_data = fwd_new_reg ? out_new_reg : fwd_old2_reg ? out_old_reg : out_ram_reg;
@@ -72,16 +81,30 @@ module toe_state_ram #(
   logic hold_d1_reg;                         // hold in the cycle before
   logic [WIDTH-1:0] data_d1_reg;             // rd_data in the cycle before
   logic [1:0] age_reg;                       // cycles run, up to 2
+  logic ann_d1_reg;                          // a write announced in the cycle before
+  logic [AW-1:0] ann_addr_d1_reg;
+  logic [WIDTH-1:0] ann_data_d1_reg;
+  // the record the read gives: the announced one when the announce of the cycle before
+  // was to it (its write is in this cycle), else the copy's
+  wire [WIDTH-1:0] expect_rd = ann_d1_reg && ann_addr_d1_reg == addr_d2_reg ? ann_data_d1_reg : copy[addr_d2_reg];
   initial begin
     copy_set = '0;
     age_reg = '0;
+    ann_d1_reg = 1'b0;
   end
   always @(posedge clk) begin
-    if (age_reg == 2'd2 && !hold_d1_reg && copy_set[addr_d2_reg])
-      assert (rd_data == copy[addr_d2_reg])
+    if (age_reg == 2'd2 && !hold_d1_reg && (copy_set[addr_d2_reg] || (ann_d1_reg && ann_addr_d1_reg == addr_d2_reg)))
+      assert (rd_data == expect_rd)
         else $error("toe_state_ram: record %0d read is not the last written (instance %m)", addr_d2_reg);
     if (age_reg == 2'd2 && hold_d1_reg)
       assert (rd_data == data_d1_reg) else $error("toe_state_ram: rd_data moved under hold (instance %m)");
+    // an announced write is made in the next cycle, as announced
+    if (age_reg != 2'd0 && ann_d1_reg)
+      assert (wr_en && wr_addr == ann_addr_d1_reg && wr_data == ann_data_d1_reg)
+        else $error("toe_state_ram: the write announced for record %0d was not made as announced (instance %m)", ann_addr_d1_reg);
+    ann_d1_reg <= ann_en;
+    ann_addr_d1_reg <= ann_addr;
+    ann_data_d1_reg <= ann_data;
     if (wr_en) begin
       copy[wr_addr] <= wr_data;
       copy_set[wr_addr] <= 1'b1;

@@ -119,7 +119,8 @@ module toe_tcp_core
   input  logic          m_rxw_job_ready,
   output tcp_ring_job_t m_rxw_job,
   // The engines that own fields of the session state (RX_DONE, RX_REQ/RX_READ, TX_APP/TX_WANT)
-  // read them for the session whose record is read (values one cycle later, beside it), and
+  // read them for the session whose record is read (values one cycle later, beside it; the
+  // send engine's in two cycles, as the record: txreq_rd_session below), and
   // the read and send engines are written with every record the post stage writes
   output sid_t          rec_rd_session,    // the session whose record is read
   output logic          post_op_valid,     // a record written (or the reset's init of a session)
@@ -143,7 +144,11 @@ module toe_tcp_core
   // writer's completions), wakes the core when a session stops being sendable, the space
   // its app waits for is free, or bytes were written (with post_op_*)
   output tcp_core2txreq_t txreq_op,
-  input  tcp_txreq2core_t txreq_rd,        // TX_APP, TX_DONE, TX_WANT, sendable of rec_rd_session
+  // TX_APP, TX_DONE, TX_WANT, sendable, read as the record is (two cycles: txreq_rd_session
+  // is the record's read address, txreq_rd_hold its output stage's hold)
+  output sid_t          txreq_rd_session,
+  output logic          txreq_rd_hold,
+  input  tcp_txreq2core_t txreq_rd,
   input  logic          txreq_wake_valid,
   output logic          txreq_wake_ready,
   input  sid_t          txreq_wake_session,
@@ -204,14 +209,15 @@ module toe_tcp_core
   hot_t rd_hot, rd_hot_ram, rd_hot_new, rd_hot_old;
   cold_t rd_cold;
   toe_state_ram #(.WIDTH($bits(hot_t)), .DEPTH(MAX_SESSIONS)) u_hot (
-    .clk, .wr_en, .wr_addr, .wr_data(hot_of(wr_sess)), .rd_addr, .hold(rd_hold), .rd_data(rd_hot),
+    .clk, .wr_en, .wr_addr, .wr_data(hot_of(wr_sess)), .ann_en(1'b0), .ann_addr('0), .ann_data('0), .rd_addr, .hold(rd_hold), .rd_data(rd_hot),
     .rd_ram(rd_hot_ram), .rd_new(rd_hot_new), .rd_old(rd_hot_old), .rd_is_new, .rd_is_old
   );
   toe_state_ram #(.WIDTH($bits(cold_t)), .DEPTH(MAX_SESSIONS)) u_cold (
-    .clk, .wr_en(wr_en && wr_cold), .wr_addr, .wr_data(cold_of(wr_sess)), .rd_addr, .hold(rd_hold),
+    .clk, .wr_en(wr_en && wr_cold), .wr_addr, .wr_data(cold_of(wr_sess)), .ann_en(1'b0), .ann_addr('0), .ann_data('0), .rd_addr, .hold(rd_hold),
     .rd_data(rd_cold), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(), .rd_is_old()
   );
-  // TX_DONE (toe_tcp_tx_req's) is read with the engines' fields, in ST_PRE, and kept for
+  // TX_DONE (toe_tcp_tx_req's) is read as the record is (the same address two cycles
+  // before, the same hold; since stop 72, one cycle before), taken in ST_PRE and kept for
   // the event (ev_tx_done_reg): the record's from ST_PRE to the finish, which tells the
   // engine the value it saw (a completion after the read wakes the session again)
   logic [31:0] ev_tx_done_reg;
@@ -611,10 +617,11 @@ module toe_tcp_core
   tcp_seg_t g;
   assign s = rd_sess;
   assign g = seg_reg;
-  // The engines' fields are read with the record, in the cycle after the pick (ST_PRE):
-  // RX_DONE (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and
-  // readable (toe_tcp_rx_read's), TX_APP, TX_DONE, TX_WANT and sendable (toe_tcp_tx_req's;
-  // TX_DONE is the record's tx_done, ev_tx_done). TX_APP is
+  // The engines' fields are read with the record and come in ST_PRE: RX_DONE
+  // (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and readable
+  // (toe_tcp_rx_read's), read in the cycle after the pick (one-cycle reads); TX_APP,
+  // TX_DONE, TX_WANT and sendable (toe_tcp_tx_req's; TX_DONE is the record's tx_done,
+  // ev_tx_done), read as the record is and held with it until ST_TAIL. TX_APP is
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
@@ -1165,6 +1172,8 @@ module toe_tcp_core
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp.session) : sid_reg;   // outside ST_IDLE
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
+  assign txreq_rd_session = SID_W'(rd_addr);
+  assign txreq_rd_hold = rd_hold;
   assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
                    state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : next_rd_addr;
 

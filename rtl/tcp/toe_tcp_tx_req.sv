@@ -32,8 +32,14 @@
 //   and found it queued). A session is in the queue at most once (a queued bit, cleared by
 //   the write of the core's event that took it, op.woken), so the queue, MAX_SESSIONS
 //   deep, cannot overflow.
-// Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
-// are forwarded; a request taken but not yet written is not (one request old at most).
+// Reads by the core (rd_*): in two cycles, as the core reads its record (a toe_state_ram of
+// the four fields it reads, beside the table: block RAM with its output register, so the
+// fast path's compares of TX_DONE and TX_WANT start at registers, not at the RAM's latch,
+// whose clock-to-out led them at 64 bits: 5.77 ns in Yosys' cell-delay model, stop 72):
+// rd in cycle t is the session at rd_session of cycle t-2 with every write up to cycle t-1
+// and an init given in cycle t-1 (written in t: announced); rd_hold holds it (the core's
+// slow path reads it for several cycles). A request taken but not yet written is not
+// forwarded (one request old at most).
 // Ordering: the core's writes, the completions and the requests go through one two-stage
 // pipeline (in that priority), each reading the record as the one before it wrote it. A request is taken
 // only when the response and job FIFOs (DEPTH) have room for it and the pipeline's entry.
@@ -69,8 +75,9 @@ module toe_tcp_tx_req
   input  sid_t          op_session,
   input  tcp_core2txreq_t op,          // woken (or the reset's clear), init (TX_WANT = 0), known_dead:
                                        // a request now is the application's error
-  // the core reads a session's fields (values one cycle after the address)
+  // the core reads a session's fields (values two cycles after the address; rd_hold keeps them)
   input  sid_t          rd_session,
+  input  logic          rd_hold,
   output tcp_txreq2core_t rd,
   // sessions that stopped being sendable, whose TX_WANT fits now, or with bytes written
   output logic          m_wake_valid,
@@ -199,22 +206,20 @@ module toe_tcp_tx_req
   end
   assign stat_error = st_req && !st_rec_reg.sendable && st_rec_reg.known_dead;
 
-  // The core's read, a synchronous port of its own, so that the core's pick ends at the
-  // RAM's address. The write of this cycle and an init given this cycle (the newer) are
-  // chosen before a register, with the compare that says either is the session read; the
-  // core's value is a 2:1 choice after the registers (as in toe_tcp_rx_read).
-  rec_t rd_ram_reg, rd_new_reg, rd_rec;
-  logic rd_fwd_reg;
-  wire rd_init_now = op_valid && op.init && SW'(op_session) == SW'(rd_session);
-  always_ff @(posedge clk) begin
-    rd_ram_reg <= mem[SW'(rd_session)];
-    rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
-    rd_new_reg <= wr_rec;
-    if (rd_init_now)
-      {rd_new_reg.tx_app, rd_new_reg.tx_done, rd_new_reg.tx_want, rd_new_reg.sendable} <= {op.tx_first, op.tx_first, 17'd0, op.sendable};
-  end
-  assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
-  assign rd = '{tx_app: rd_rec.tx_app, tx_done: rd_rec.tx_done, tx_want: rd_rec.tx_want, sendable: rd_rec.sendable};
+  // The core's read: the fields it reads, in a table of their own written with the record
+  // (toe_state_ram: its output register and the forwarding of the writes in between); a
+  // core init's write comes a cycle after the init, so the init is announced.
+  function automatic tcp_txreq2core_t core_view(input rec_t r);
+    return '{tx_app: r.tx_app, tx_done: r.tx_done, tx_want: r.tx_want, sendable: r.sendable};
+  endfunction
+  tcp_txreq2core_t init_view;   // the fields an init writes (stage 2 below)
+  assign init_view = '{tx_app: op.tx_first, tx_done: op.tx_first, tx_want: 17'd0, sendable: op.sendable};
+  toe_state_ram #(.WIDTH($bits(tcp_txreq2core_t)), .DEPTH(MAX_SESSIONS)) u_core_rd (
+    .clk, .wr_en, .wr_addr(wr_sid), .wr_data(core_view(wr_rec)),
+    .ann_en(op_valid && op.init), .ann_addr(SW'(op_session)), .ann_data(init_view),
+    .rd_addr(SW'(rd_session)), .hold(rd_hold), .rd_data(rd), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(),
+    .rd_is_old()
+  );
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once
