@@ -208,7 +208,8 @@ module toe_tcp_tx_req
 
   // The core's read: the fields it reads, in a table of their own written with the record
   // (toe_state_ram: its output register and the forwarding of the writes in between); a
-  // core init's write comes a cycle after the init, so the init is announced.
+  // core init's write comes a cycle after the init, so the init is announced (not in reset,
+  // where the pipeline takes nothing).
   function automatic tcp_txreq2core_t core_view(input rec_t r);
     return '{tx_app: r.tx_app, tx_done: r.tx_done, tx_want: r.tx_want, sendable: r.sendable};
   endfunction
@@ -216,7 +217,7 @@ module toe_tcp_tx_req
   assign init_view = '{tx_app: op.tx_first, tx_done: op.tx_first, tx_want: 17'd0, sendable: op.sendable};
   toe_state_ram #(.WIDTH($bits(tcp_txreq2core_t)), .DEPTH(MAX_SESSIONS)) u_core_rd (
     .clk, .wr_en, .wr_addr(wr_sid), .wr_data(core_view(wr_rec)),
-    .ann_en(op_valid && op.init), .ann_addr(SW'(op_session)), .ann_data(init_view),
+    .ann_en(op_valid && op.init && !rst), .ann_addr(SW'(op_session)), .ann_data(init_view),
     .rd_addr(SW'(rd_session)), .hold(rd_hold), .rd_data(rd), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(),
     .rd_is_old()
   );
