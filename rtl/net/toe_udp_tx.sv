@@ -103,15 +103,10 @@ module toe_udp_tx
             16'(IP_PROTO_UDP), in_udp_len, sum_meta.local_port, sum_meta.remote_port, in_udp_len}),
     .sum(in_hdr_sum));
 
-  // BYPASS: the output register is fabric's, after the RAM's read, not the block RAM's
-  // own, whose clock-to-out (2.5 ns in Yosys' cell-delay model) led the checksum's add,
-  // fold and zero test into the header (toe_top's slowest path at 64 bits, 5.95 ns, stop
-  // 72). An entry into an empty FIFO is read a cycle sooner: at 64 bits with its
-  // datagram's payload, which the payload FIFO's commit shows the cycle after next.
   udp_meta_t side_meta;
   logic [15:0] side_sum, side_hdr_sum;
   logic side_valid;
-  toe_fifo #(.WIDTH(UDP_META_W + 32), .DEPTH(DEPTH), .BYPASS(1'b1)) u_side (
+  toe_fifo #(.WIDTH(UDP_META_W + 32), .DEPTH(DEPTH)) u_side (
     .clk, .rst,
     .s_data({sum_meta, sum, csum_fold(in_hdr_sum)}), .s_valid(sum_push), .s_ready(side_ready),
     .commit(1'b0), .rewind(1'b0),
