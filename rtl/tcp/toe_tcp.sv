@@ -279,8 +279,8 @@ module toe_tcp
   sid_t rxd_init_session, rxd_rd2_session, rxd_drop_session;
   // the core's record read and written: the session the engines read for, and the write
   // the read and send engines take with every record
-  sid_t rec_rd_session, txreq_rd_session, post_op_session;
-  logic txreq_rd_hold;
+  sid_t rec_rd_session, rec_rd2_session, post_op_session;
+  logic rec_rd2_hold;
   logic post_op_valid;
   logic [31:0] rxd_init_rx_done, rxd_rd_rx_done, rxd_rd2_rx_done;
   toe_tcp_rx_deliver #(.MAX_SESSIONS(MAX_SESSIONS)) u_rx_deliver (
@@ -305,7 +305,7 @@ module toe_tcp
     .s_done_valid(rd_done_valid), .s_done_ready(rd_done_ready), .s_done(rd_done),
     .rx_done_session(rxd_rd2_session), .rx_done(rxd_rd2_rx_done),
     .op_valid(post_op_valid), .op_session(post_op_session), .op(core2rxread),
-    .rd_session(rec_rd_session), .rd(rxread2core),
+    .rd_session(rec_rd2_session), .rd_hold(rec_rd2_hold), .rd(rxread2core),
     .m_wake_valid(rxread_wake_valid), .m_wake_ready(rxread_wake_ready), .m_wake_session(rxread_wake_session),
     .stat_refused(rd_refused)
   );
@@ -322,7 +322,7 @@ module toe_tcp
     .m_job_valid(txw_job_valid), .m_job_ready(txw_job_ready), .m_job(txw_job),
     .op_valid(post_op_valid), .op_session(post_op_session), .op(core2txreq),
     .s_done_valid(txw_done_valid), .s_done_ready(txw_done_ready), .s_done(txw_done),
-    .rd_session(txreq_rd_session), .rd_hold(txreq_rd_hold), .rd(txreq2core),
+    .rd_session(rec_rd2_session), .rd_hold(rec_rd2_hold), .rd(txreq2core),
     .m_wake_valid(txreq_wake_valid), .m_wake_ready(txreq_wake_ready), .m_wake_session(txreq_wake_session),
     .stat_error(tx_req_error)
   );
@@ -353,11 +353,11 @@ module toe_tcp
     .notif_valid(core_notif_valid), .notif_ready(core_notif_ready), .notif(core_notif),
     .told_valid, .told_ready, .told_session,
     .m_rxw_job_valid(rxw_job_valid), .m_rxw_job_ready(rxw_job_ready), .m_rxw_job(rxw_job),
-    .rec_rd_session, .post_op_valid, .post_op_session,
+    .rec_rd_session, .rec_rd2_session, .rec_rd2_hold, .post_op_valid, .post_op_session,
     .rxd_init_valid, .rxd_init_session, .rxd_init_rx_done, .rxd_rd_rx_done,
     .rxd_drop_valid, .rxd_drop_session, .rxd_drop_value,
     .rxread_op(core2rxread), .rxread_rd(rxread2core), .rxread_wake_valid, .rxread_wake_ready, .rxread_wake_session,
-    .txreq_op(core2txreq), .txreq_rd_session, .txreq_rd_hold, .txreq_rd(txreq2core), .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
+    .txreq_op(core2txreq), .txreq_rd(txreq2core), .txreq_wake_valid, .txreq_wake_ready, .txreq_wake_session,
     .dbg_req_valid, .dbg_req_ready, .dbg_req, .dbg_rsp_valid, .dbg_rsp_ready, .dbg_rsp,
     .m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready), .m_cmd(cmd),
     .stat_active_opens, .stat_passive_opens, .stat_attempt_fails, .stat_estab_resets, .stat_out_rsts,

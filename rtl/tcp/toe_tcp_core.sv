@@ -119,10 +119,13 @@ module toe_tcp_core
   input  logic          m_rxw_job_ready,
   output tcp_ring_job_t m_rxw_job,
   // The engines that own fields of the session state (RX_DONE, RX_REQ/RX_READ, TX_APP/TX_WANT)
-  // read them for the session whose record is read (values one cycle later, beside it; the
-  // send engine's in two cycles, as the record: txreq_rd_session below), and
-  // the read and send engines are written with every record the post stage writes
-  output sid_t          rec_rd_session,    // the session whose record is read
+  // read them for the session whose record is read: RX_DONE one cycle later, beside it
+  // (rec_rd_session); the read and send engines' in two cycles, as the record itself
+  // (rec_rd2_session, rec_rd2_hold). The read and send engines are written with every
+  // record the post stage writes
+  output sid_t          rec_rd_session,    // the session whose record is read (one-cycle reads)
+  output sid_t          rec_rd2_session,   // the record's read address (two-cycle reads)
+  output logic          rec_rd2_hold,      // the record read's hold (its output stays)
   output logic          post_op_valid,     // a record written (or the reset's init of a session)
   output sid_t          post_op_session,
   // RX delivery (toe_tcp_rx_deliver): takes the RX writer's completions and owns RX_DONE
@@ -136,7 +139,7 @@ module toe_tcp_core
   // app reads (toe_tcp_rx_read): owns RX_REQ and RX_READ, wakes the core when a read matters
   // (with post_op_*: readable, the wake bit, RX_READ as seen)
   output tcp_core2rxread_t rxread_op,
-  input  tcp_rxread2core_t rxread_rd,      // RX_REQ, RX_READ, readable of rec_rd_session
+  input  tcp_rxread2core_t rxread_rd,      // RX_REQ, RX_READ, readable, read as the record is
   input  logic          rxread_wake_valid,
   output logic          rxread_wake_ready,
   input  sid_t          rxread_wake_session,
@@ -144,11 +147,7 @@ module toe_tcp_core
   // writer's completions), wakes the core when a session stops being sendable, the space
   // its app waits for is free, or bytes were written (with post_op_*)
   output tcp_core2txreq_t txreq_op,
-  // TX_APP, TX_DONE, TX_WANT, sendable, read as the record is (two cycles: txreq_rd_session
-  // is the record's read address, txreq_rd_hold its output stage's hold)
-  output sid_t          txreq_rd_session,
-  output logic          txreq_rd_hold,
-  input  tcp_txreq2core_t txreq_rd,
+  input  tcp_txreq2core_t txreq_rd,        // TX_APP, TX_DONE, TX_WANT, sendable, read as the record is
   input  logic          txreq_wake_valid,
   output logic          txreq_wake_ready,
   input  sid_t          txreq_wake_session,
@@ -618,10 +617,10 @@ module toe_tcp_core
   assign s = rd_sess;
   assign g = seg_reg;
   // The engines' fields are read with the record and come in ST_PRE: RX_DONE
-  // (toe_tcp_rx_deliver's; one completion old at most), RX_REQ, RX_READ and readable
-  // (toe_tcp_rx_read's), read in the cycle after the pick (one-cycle reads); TX_APP,
-  // TX_DONE, TX_WANT and sendable (toe_tcp_tx_req's; TX_DONE is the record's tx_done,
-  // ev_tx_done), read as the record is and held with it until ST_TAIL. TX_APP is
+  // (toe_tcp_rx_deliver's; one completion old at most), read in the cycle after the pick (a
+  // one-cycle read); RX_REQ, RX_READ and readable (toe_tcp_rx_read's), TX_APP, TX_DONE,
+  // TX_WANT and sendable (toe_tcp_tx_req's; TX_DONE is the record's tx_done, ev_tx_done),
+  // read as the record is and held with it until ST_TAIL (since stop 72). TX_APP is
   // final (no request can be accepted after the read) once the session was read as not
   // sendable; then all granted bytes are written when TX_DONE reaches it. The fast path
   // uses them there; the slow path's pre stage keeps them for its step (pre_reg).
@@ -1167,13 +1166,14 @@ module toe_tcp_core
   // before its start, for the reserved session (next_rd_addr, pick_read_reg); for an
   // active open's new session, in ST_ISN_REQ (ST_PRE comes two or more cycles later); for
   // an open the table refused, as the table answers (ST_OPEN_WAIT; ST_OPEN_READ waits for
-  // the read). The engines' fields (rec_rd_session) are read one cycle before ST_PRE: in
-  // the cycle of the start, or in the state before ST_PRE.
+  // the read). The read and send engines' fields are read with it (rec_rd2_session, and
+  // held with it); RX_DONE (rec_rd_session) one cycle before ST_PRE: in the cycle of the
+  // start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp.session) : sid_reg;   // outside ST_IDLE
   wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
-  assign txreq_rd_session = SID_W'(rd_addr);
-  assign txreq_rd_hold = rd_hold;
+  assign rec_rd2_session = SID_W'(rd_addr);
+  assign rec_rd2_hold = rd_hold;
   assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
                    state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : next_rd_addr;
 

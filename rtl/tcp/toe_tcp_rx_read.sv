@@ -27,9 +27,14 @@
 //   is final). A session is in the queue at most once (a queued bit, cleared by the write
 //   of the core's event that took it, op.woken), so the queue, MAX_SESSIONS deep, cannot
 //   overflow; what happens while it waits is seen by that event.
-// Reads by the core (rd_*, one cycle): a write in progress and an init given in this cycle
-// are forwarded; an operation taken but not yet written is not, so a value is at most one
-// operation old, which only makes the core's checks stricter.
+// Reads by the core (rd_*): in two cycles, as the core reads its record (a toe_state_ram of
+// the three fields it reads, beside the table, at the record's address and with its hold:
+// from the block RAM's output register, not its latch, whose clock-to-out led the
+// advertised edge's compares at 64 bits: 5.28 ns in Yosys' cell-delay model, stop 72):
+// every write up to the cycle before the data is forwarded, and an init given in that
+// cycle (announced: its write comes a cycle later); an operation taken but not yet written
+// is not, so a value is at most one operation old, which only makes the core's checks
+// stricter.
 // Ordering: the core's writes, completions and requests go through one two-stage pipeline
 // (the core's first, then completions, then requests), each reading the record as the one
 // before it wrote it. A request is taken only when the job FIFO (DEPTH) has room for it and
@@ -62,8 +67,9 @@ module toe_tcp_rx_read
   input  logic          op_valid,
   input  sid_t          op_session,
   input  tcp_core2rxread_t op,         // woken (or the reset's clear), init, readable, wake_on, seen
-  // the core reads a session's fields (values one cycle after the address)
+  // the core reads a session's fields (values two cycles after the address; rd_hold keeps them)
   input  sid_t          rd_session,
+  input  logic          rd_hold,
   output tcp_rxread2core_t rd,
   // sessions whose reads the core must look at
   output logic          m_wake_valid,
@@ -154,22 +160,21 @@ module toe_tcp_rx_read
   end
   assign stat_refused = push_job && !accept;
 
-  // The core's read, a synchronous port of its own, so that the core's pick ends at the
-  // RAM's address. The write of this cycle and an init given this cycle (the newer) are
-  // chosen before a register, with the compare that says either is the session read; the
-  // core's value is a 2:1 choice after the registers (the 3:1 choice led the advertised
-  // edge's sums in the core: 3.25 ns at 512 bits, stop 55).
-  rec_t rd_ram_reg, rd_new_reg, rd_rec;
-  logic rd_fwd_reg;
-  wire rd_init_now = op_valid && op.init && SW'(op_session) == SW'(rd_session);
-  always_ff @(posedge clk) begin
-    rd_ram_reg <= mem[SW'(rd_session)];
-    rd_fwd_reg <= rd_init_now || (wr_en && wr_sid == SW'(rd_session));
-    rd_new_reg <= wr_rec;
-    if (rd_init_now) {rd_new_reg.rx_req, rd_new_reg.rx_read, rd_new_reg.readable} <= {op.rx_first, op.rx_first, op.readable};
-  end
-  assign rd_rec = rd_fwd_reg ? rd_new_reg : rd_ram_reg;
-  assign rd = '{rx_req: rd_rec.rx_req, rx_read: rd_rec.rx_read, readable: rd_rec.readable};
+  // The core's read: the fields it reads, in a table of their own written with the record
+  // (toe_state_ram: its output register and the forwarding of the writes in between); a
+  // core init's write comes a cycle after the init, so the init is announced (not in reset,
+  // where the pipeline takes nothing).
+  function automatic tcp_rxread2core_t core_view(input rec_t r);
+    return '{rx_req: r.rx_req, rx_read: r.rx_read, readable: r.readable};
+  endfunction
+  tcp_rxread2core_t init_view;   // the fields an init writes (stage 2 above)
+  assign init_view = '{rx_req: op.rx_first, rx_read: op.rx_first, readable: op.readable};
+  toe_state_ram #(.WIDTH($bits(tcp_rxread2core_t)), .DEPTH(MAX_SESSIONS)) u_core_rd (
+    .clk, .wr_en, .wr_addr(wr_sid), .wr_data(core_view(wr_rec)),
+    .ann_en(op_valid && op.init && !rst), .ann_addr(SW'(op_session)), .ann_data(init_view),
+    .rd_addr(SW'(rd_session)), .hold(rd_hold), .rd_data(rd), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(),
+    .rd_is_old()
+  );
 
   logic [SW-1:0] wake_sid;
   logic wake_q_ready;     // never low when pushed: a session is queued at most once

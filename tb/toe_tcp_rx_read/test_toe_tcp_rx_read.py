@@ -11,10 +11,11 @@ contract, not the code:
   that turns readable off with the bit on; at most once (until the write of the event that
   took it); no other wakes, and each in the order the contract gives them (a late wake is a
   wrong one);
-- RX_REQ, RX_READ and readable read by the core are values of the current connection at
-  most one operation old, and the latest when idle;
+- RX_REQ, RX_READ and readable read by the core (two cycles after the address) are values
+  of the current connection at most one operation old, and the latest when idle (the
+  read's hold is toe_state_ram's, tested there; low here);
 - random request lengths (refused ones too), idle cycles, back-pressure on jobs and wakes,
-  the core's writes back to back at reset and every other cycle after."""
+  the core's writes back to back at reset and every third cycle after."""
 import random
 from collections import Counter, deque
 from pathlib import Path
@@ -102,6 +103,7 @@ async def reads_completions_wakes(dut):
         getattr(dut, name).value = 0
     dut.cfg_mem_base.value = MEM_BASE
     dut.rd_session.value = 0
+    dut.rd_hold.value = 0
     dut.rx_done.value = 0
     await tb.reset()
     for s in range(SESSIONS):       # the core initializes every session back to back after reset
@@ -118,7 +120,7 @@ async def reads_completions_wakes(dut):
     ev = None                 # the test core's event: [cycle of its write, session, woken, seen]
     cur_req = cur_done = None
     rx_done_next = 0          # the RX_DONE read of last cycle's address
-    rd_prev = None
+    reads = deque()           # the core's reads in flight (two cycles): [session, values allowed, its event]
     got_wakes = Counter()
     popped = [False] * SESSIONS
     jobs_checked = stat = reads_checked = writes = accepted = 0
@@ -131,7 +133,7 @@ async def reads_completions_wakes(dut):
         if busy and rng.random() < 0.3:
             s = rng.randrange(SESSIONS)
             m.rx_done[s] = (m.rx_done[s] + rng.choice([1, 100, 1460, 5000])) & M32
-        # the core: an event reads a session (a wake's, or any) and writes it two cycles later
+        # the core: an event reads a session (a wake's, or any) and writes it three cycles later
         op = None
         if ev and ev[0] == cycle:
             _, sid, woken, seen = ev
@@ -175,15 +177,15 @@ async def reads_completions_wakes(dut):
         dut.m_job_ready.value = int(rng.random() < 0.7)
 
         await ReadOnly()
-        if rd_prev is not None:
-            s, allowed = rd_prev
+        if len(reads) == 2:          # the read of two cycles before
+            s, allowed, read_ev = reads.popleft()
             got = RXREAD2CORE.read(dut.rd)
             v = (got["rx_req"], got["rx_read"], got["readable"])
             assert v[0] in allowed["req"] and v[1] in allowed["read"] and bool(v[2]) in allowed["readable"], \
                 f"session {s}: read {v} is not of its connection, at most one operation old"
             reads_checked += 1
-            if ev and ev[3] is None and ev[0] == cycle + 1:
-                ev[3] = v[1]                  # the event's `seen`: the RX_READ its read gave
+            if read_ev is not None:
+                read_ev[3] = v[1]             # the event's `seen`: the RX_READ its read gave
         if op:
             m.core_write(*op)
             writes += 1
@@ -192,13 +194,17 @@ async def reads_completions_wakes(dut):
             assert m.queued[rd] and not popped[rd], f"session {rd}: a wake the contract does not give"
             assert m.wake_order.popleft() == rd, f"session {rd}: woken out of order (a wake late or missing)"
             popped[rd] = True
-            ev = [cycle + 2, rd, 1, None]
+            ev = [cycle + 3, rd, 1, None]
         elif start and busy and rng.random() < 0.5:
-            ev = [cycle + 2, rd, 0, None]
+            ev = [cycle + 3, rd, 0, None]
         if op and op[1]:
             popped[op[0]] = False
-        h = m.hist[rd]
-        rd_prev = (rd, {k: v[-2:] for k, v in h.items()})
+        # the read of the cycle before gives, in the next, its session's values as of now
+        # (every write up to the cycle before its data, and an init given then) or one
+        # operation older
+        if reads:
+            reads[-1][1] = {k: v[-2:] for k, v in m.hist[reads[-1][0]].items()}
+        reads.append([rd, None, ev if ev is not None and ev[0] == cycle + 3 else None])
         rx_done_next = m.rx_done[int(dut.rx_done_session.value) % SESSIONS]
         if cur_done and dut.s_done_ready.value:
             assert not op, "a completion was taken in the cycle of a core write"
@@ -236,6 +242,7 @@ async def reads_completions_wakes(dut):
     for s in range(SESSIONS):
         await FallingEdge(tb.clk)
         dut.rd_session.value = s
+        await RisingEdge(tb.clk)
         await RisingEdge(tb.clk)
         await ReadOnly()
         got = RXREAD2CORE.read(dut.rd)
