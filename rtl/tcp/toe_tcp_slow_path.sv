@@ -100,7 +100,8 @@ module toe_tcp_slow_path
   // Every rule that compares or adds fields of the record, the segment and the engines'
   // values is computed at once, for each case the step may take, and kept in pre_reg. The
   // record and the segment are the same in all four stages; pre_reg is taken again in each
-  // (the engines' values move) but holds in at_tail, so that those the tail uses are the
+  // (RX_DONE and the time move; the read and send engines' values are held with the record
+  // since stop 72) but holds in at_tail, so that those the tail uses are the
   // ones it passes on.
   wire seg_past_adv = seq_lt(s.rcv_adv, seg_end);   // the segment ends past the window
   always_comb begin

@@ -213,7 +213,7 @@ module toe_tcp_tx_req
   function automatic tcp_txreq2core_t core_view(input rec_t r);
     return '{tx_app: r.tx_app, tx_done: r.tx_done, tx_want: r.tx_want, sendable: r.sendable};
   endfunction
-  tcp_txreq2core_t init_view;   // the fields an init writes (stage 2 below)
+  tcp_txreq2core_t init_view;   // the fields an init writes (stage 2 above)
   assign init_view = '{tx_app: op.tx_first, tx_done: op.tx_first, tx_want: 17'd0, sendable: op.sendable};
   toe_state_ram #(.WIDTH($bits(tcp_txreq2core_t)), .DEPTH(MAX_SESSIONS)) u_core_rd (
     .clk, .wr_en, .wr_addr(wr_sid), .wr_data(core_view(wr_rec)),
