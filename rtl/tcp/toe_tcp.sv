@@ -277,8 +277,9 @@ module toe_tcp
   sid_t told_session;
   logic rxd_init_valid, rxd_drop_valid, rxd_drop_value;
   sid_t rxd_init_session, rxd_rd2_session, rxd_drop_session;
-  // the core's record read and written: the session the engines read for, and the write
-  // the read and send engines take with every record
+  // the core's record read and written: the session RX delivery reads for (one cycle), the
+  // record's read address and hold the read and send engines read with (two cycles), and
+  // the write the read and send engines take with every record
   sid_t rec_rd_session, rec_rd2_session, post_op_session;
   logic rec_rd2_hold;
   logic post_op_valid;
