@@ -19,8 +19,9 @@
 // state back. The record is read in the cycle the event is picked; then:
 //   fast path (2 cycles): an in-order segment or pure ACK of an ESTABLISHED session that
 //     leaves nothing to send executes in the next cycle (ST_PRE) with its own few rules
-//     (ACK, window update, payload, delayed ACK: toe_tcp_fast_path), and its finish writes the record back
-//     while the next event is picked;
+//     (ACK, window update, payload, delayed ACK: toe_tcp_fast_path); its verdict is
+//     registered, and in the cycle after (the verdict cycle) its finish writes the record
+//     back and its queue pushes are made while the next event is picked;
 //   slow path (6 cycles, 7 when it may send data or a FIN; +3 for an open's table
 //     request and +18 for its SipHash ISN; a passive open's ISN is hashed ahead by
 //     toe_tcp_seg_lookup and waited for in ST_PRE2 only if not done; its four stages are
@@ -190,6 +191,26 @@ module toe_tcp_core
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_OPEN_READ, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
                             ST_PRE2, ST_EXEC, ST_TAIL} state_e;
   state_e state_reg;
+  logic fast;                                       // the fast path's verdict (RX fast path, below)
+  logic fast_seg_reg, fast_wake_reg, fast_data_reg; // its tests of the event alone, taken at the start
+  // The verdict is registered as it is made (fast_reg: the cycle after a fast event's
+  // ST_PRE, its verdict cycle), and everything it decides is taken from that register:
+  // the next state, the finish's valid and write enables, the refunds and the fast path's
+  // pushes. Until stop 73 they were registers loaded from `fast`, each one LUT after it,
+  // and the verdict's cone (the record's compares per candidate of its read, their
+  // choice, the event's tests) was the deepest logic at both widths (9 LUT levels at 512
+  // bits, 13 in toe_top at 64, stop 72). The cycle after a fast ST_PRE is ST_PRE2 with
+  // fast_reg set, which is ST_IDLE in every respect (at_idle; at_pre2 is the slow
+  // path's): a fast event still takes two cycles, and the next event starts in the
+  // second as before. Only the fast path's two pushes move: they are made in the verdict
+  // cycle from the job and the verdict registered in ST_PRE (a cycle later than before).
+  logic fast_reg;
+  always_ff @(posedge clk) begin
+    fast_reg <= fast;
+    if (rst || state_reg != ST_PRE) fast_reg <= 1'b0;   // the verdict counts in ST_PRE only
+  end
+  wire at_idle = state_reg == ST_IDLE || fast_reg;
+  wire at_pre2 = state_reg == ST_PRE2 && !fast_reg;
 
   // ---------------- state table (one writer: this module) ----------------
   // The record is read in two cycles (toe_state_ram: the block RAM's latch, then its output
@@ -202,7 +223,7 @@ module toe_tcp_core
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en, wr_cold;
   sess_t wr_sess;
-  wire rd_hold = state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC;
+  wire rd_hold = state_reg == ST_PRE || at_pre2 || state_reg == ST_EXEC;
   sess_t rd_ram, rd_new, rd_old;   // rd_sess's candidates, for the fast path's verdict (hot fields only)
   logic rd_is_new, rd_is_old;
   hot_t rd_hot, rd_hot_ram, rd_hot_new, rd_hot_old;
@@ -241,8 +262,8 @@ module toe_tcp_core
   tcp_tx_cmd_t post_cmd;
   logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic [SW-1:0] post_sid_reg; // the session in the post stage
-  logic post_valid_reg, post_write_reg;   // the finish holds an event / writes its record
-  logic post_cold_reg;                    // ... and its cold part (a slow event's)
+  logic post_valid, post_write;           // the finish holds an event / writes its record
+  logic post_cold;                        // ... and its cold part (a slow event's)
   sess_t sent_sess, sent_sess_reg;        // the record the send step made (the finish's input)
   logic size_valid_reg;                    // the size step holds a slow event (the send step follows)
   logic send_valid_reg;                    // the send step holds a slow event (the finish follows)
@@ -252,6 +273,8 @@ module toe_tcp_core
   tcp_open_rsp_t opr;
   logic steer_accept;
   logic push_rxw2;
+  logic fast_push_rxw, fast_push_steer;   // the fast path's pushes, in its verdict cycle
+  tcp_ring_job_t fast_rxw_reg;             // its RX writer job
   logic sq_valid, sq_pop;
   logic [SW-1:0] sq_sid;
 
@@ -263,7 +286,8 @@ module toe_tcp_core
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),
     .s_ready(q_notif_ready), .commit(1'b0), .rewind(1'b0), .m_data(notif), .m_valid(notif_valid),
     .m_ready(notif_ready), .uncommitted());
-  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst, .s_data(push_rxw2 ? rxw2_reg : rxw),
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst,
+    .s_data(push_rxw2 ? rxw2_reg : fast_push_rxw ? fast_rxw_reg : rxw),
     .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
     .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
   toe_fifo #(.WIDTH(1), .DEPTH(32)) u_q_steer (.clk, .rst, .s_data(steer_accept), .s_valid(do_steer),
@@ -305,26 +329,26 @@ module toe_tcp_core
   );
   assign ready = state_reg != ST_INIT && wheel_ready;
 
-  logic fast;                                       // the fast path's verdict (RX fast path, below)
-  logic fast_seg_reg, fast_wake_reg, fast_data_reg; // its tests of the event alone, taken at the start
   // The fast path's pushes (a steering verdict; an RX writer job for a segment with
   // payload) are counted ahead of its verdict: in its step's cycle every event that may take
-  // the fast path holds a place, and one that did not take it gives the place back in the
-  // next cycle (the refunds). So the counts' sums do not wait for the verdict (which led the
-  // steering count's adder: 4.58 ns at 512 bits, stop 51); only the queues' write enables
-  // and the refund flags take it. A count is above its queue's entries by the refund only.
+  // the fast path holds a place, and in the verdict cycle one that did not take it gives
+  // the place back (the refunds) and one that did pushes. So the counts' sums do not wait
+  // for the verdict (which led the steering count's adder: 4.58 ns at 512 bits, stop 51).
+  // A count is above its queue's entries by the place held in the cycle before only.
   wire steer_reserve = state_reg == ST_PRE && fast_seg_reg;
   wire rxw_reserve = steer_reserve && fast_data_reg;
-  logic steer_refund_reg, rxw_refund_reg;
+  logic steer_reserved_reg, rxw_reserved_reg;   // a place was held in the cycle before
   always_ff @(posedge clk) begin
-    steer_refund_reg <= steer_reserve && !fast;
-    rxw_refund_reg <= rxw_reserve && !fast;
-    if (rst) {steer_refund_reg, rxw_refund_reg} <= '0;
+    steer_reserved_reg <= steer_reserve;
+    rxw_reserved_reg <= rxw_reserve;
+    if (rst) {steer_reserved_reg, rxw_reserved_reg} <= '0;
   end
+  wire steer_refund = steer_reserved_reg && !fast_reg;
+  wire rxw_refund = rxw_reserved_reg && !fast_reg;
   wire steer_tail_push = state_reg == ST_TAIL && do_steer;
   wire rxw_tail_push = state_reg == ST_TAIL && do_rxw;
   always_ff @(posedge clk) begin
-    rxw_count_reg <= rxw_count_reg + 5'(rxw_reserve) + 5'(rxw_tail_push) + 5'(push_rxw2) - 5'(rxw_refund_reg) -
+    rxw_count_reg <= rxw_count_reg + 5'(rxw_reserve) + 5'(rxw_tail_push) + 5'(push_rxw2) - 5'(rxw_refund) -
                      5'(m_rxw_job_valid && m_rxw_job_ready);
     cmd_count_reg <= cmd_count_reg + 5'(do_cmd) - 5'(m_cmd_valid && m_cmd_ready);
     arm_count_reg <= arm_count_reg + 4'(arm_step_reg) - 4'(arm_refund_reg) - 4'(arm_valid && arm_ready);
@@ -355,9 +379,9 @@ module toe_tcp_core
   // its step (ST_PRE or ST_TAIL) less what is taken. The bound is exact for the fast path's
   // event, and no event is picked in the cycle after a slow event's ST_PRE.
   wire step_ends = state_reg == ST_PRE || state_reg == ST_TAIL;
-  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid_reg) + 5'(send_valid_reg) + 5'(size_valid_reg);
+  wire [4:0] cmd_count = cmd_count_reg + 5'(post_valid) + 5'(send_valid_reg) + 5'(size_valid_reg);
   wire [4:0] cmd_count_next = cmd_count + 5'(step_ends) - 5'(m_cmd_valid && m_cmd_ready);
-  wire [3:0] arm_count_next = arm_count_reg - 4'(arm_refund_reg) + 4'(post_write_reg) +
+  wire [3:0] arm_count_next = arm_count_reg - 4'(arm_refund_reg) + 4'(post_write) +
                               4'((size_valid_reg || send_valid_reg) && ev_writes_reg) +
                               4'(arm_step_reg) + 4'(step_ends) - 4'(arm_valid && arm_ready);
   wire [4:0] rxw_count_next = rxw_count_reg + 5'(push_rxw2) + 5'(step_ends) - 5'(m_rxw_job_valid && m_rxw_job_ready);
@@ -388,7 +412,7 @@ module toe_tcp_core
   // input FIFO, behind its full compare): it chooses between the count's two sums, made
   // beside it (taken before them it led the count: 3.12 ns at 512 bits, stop 56)
   wire steer_pop = m_steer_valid && m_steer_ready;
-  wire [5:0] steer_count_moved = steer_count_reg + 6'(steer_reserve) + 6'(steer_tail_push) - 6'(steer_refund_reg);
+  wire [5:0] steer_count_moved = steer_count_reg + 6'(steer_reserve) + 6'(steer_tail_push) - 6'(steer_refund);
   wire [2:0] openrsp_count_kept = openrsp_count_reg - 3'(open_rsp_valid && open_rsp_ready);
   wire [1:0] dbg_count_kept = dbg_count_reg - 2'(dbg_rsp_valid && dbg_rsp_ready);
   always_ff @(posedge clk) begin
@@ -485,7 +509,7 @@ module toe_tcp_core
   // the record read two cycles before ST_PRE was issued for the reserved session
   // (pick_read_reg, below the tuple check)
   logic pick_read_reg;
-  wire start = state_reg == ST_IDLE && pick_valid_reg && pick_read_reg && pick_ready && !pick_busy && arm_room_reg &&
+  wire start = at_idle && pick_valid_reg && pick_read_reg && pick_ready && !pick_busy && arm_room_reg &&
                rel_count_reg == '0;
   always_ff @(posedge clk) begin
     if (!pick_valid_reg) begin
@@ -494,7 +518,7 @@ module toe_tcp_core
       pick_kind_reg <= ev_pick;
       pick_sid_reg <= grant_sid;
       if (ev_valid != '0) rr_after_reg <= ~(ev_grant | (ev_grant - 1'b1));
-    end else if (start || (state_reg == ST_IDLE && !pick_ready)) pick_valid_reg <= 1'b0;
+    end else if (start || (at_idle && !pick_ready)) pick_valid_reg <= 1'b0;
     if (rst) begin
       pick_valid_reg <= 1'b0;
       rr_after_reg <= ~N_EV'(1);
@@ -558,10 +582,10 @@ module toe_tcp_core
   logic tuple_ok_written_reg, tuple_ok_held_reg;   // the written / held record has its tuple
   always_ff @(posedge clk) if (start) begin
     tuple_check_reg <= pick_kind_reg == EV_SEG && !s_seg.is_new;
-    tuple_written_reg <= post_write_reg && post_sid_reg == pick_sid_reg;
+    tuple_written_reg <= post_write && post_sid_reg == pick_sid_reg;
     tuple_ok_written_reg <= post_tuple_reg == seg_tuple;   // the finish's tuple
     tuple_ok_held_reg <= tuple_held == seg_tuple;
-    ev_tuple_reg <= post_write_reg && post_sid_reg == pick_sid_reg ? post_tuple_reg : tuple_held;
+    ev_tuple_reg <= post_write && post_sid_reg == pick_sid_reg ? post_tuple_reg : tuple_held;
   end
 
   assign rxread_wake_ready = start && pick_grant_reg[EV_RD_WAKE];
@@ -584,32 +608,32 @@ module toe_tcp_core
   logic do_release, rel_valid, rel_q_ready;
   toe_fifo #(.WIDTH($bits(rel_t)), .DEPTH(2)) u_q_release (.clk, .rst, .s_data(rel_in), .s_valid(do_release),
     .s_ready(rel_q_ready), .commit(1'b0), .rewind(1'b0), .m_data(rel_out), .m_valid(rel_valid),
-    .m_ready(state_reg == ST_IDLE && tab_req_ready), .uncommitted());
+    .m_ready(at_idle && tab_req_ready), .uncommitted());
   always_ff @(posedge clk) begin
-    rel_count_reg <= rel_count_reg + 2'(do_release) - 2'(rel_valid && state_reg == ST_IDLE && tab_req_ready);
+    rel_count_reg <= rel_count_reg + 2'(do_release) - 2'(rel_valid && at_idle && tab_req_ready);
     if (rst) rel_count_reg <= '0;
   end
   // session table requests: opens from ST_OPEN_REQ, releases from ST_IDLE (segments come
   // looked up)
-  assign tab_req_valid = state_reg == ST_OPEN_REQ || (state_reg == ST_IDLE && rel_valid);
+  assign tab_req_valid = state_reg == ST_OPEN_REQ || (at_idle && rel_valid);
   // the peer of the event: the app's open, or the segment
   wire [31:0] ev_remote_ip = ev_reg == EV_OPEN ? open_reg.remote_ip : seg_reg.remote_ip;
   wire [15:0] ev_remote_port = ev_reg == EV_OPEN ? open_reg.remote_port : seg_reg.remote_port;
-  assign tab_req = '{op: state_reg == ST_IDLE ? TAB_RELEASE : TAB_OPEN,
-                     remote_ip: state_reg == ST_IDLE ? rel_out.remote_ip : ev_remote_ip,
-                     remote_port: state_reg == ST_IDLE ? rel_out.remote_port : ev_remote_port,
+  assign tab_req = '{op: at_idle ? TAB_RELEASE : TAB_OPEN,
+                     remote_ip: at_idle ? rel_out.remote_ip : ev_remote_ip,
+                     remote_port: at_idle ? rel_out.remote_port : ev_remote_port,
                      local_port: rel_out.local_port, alloc: 1'b0,
-                     session: SID_W'(state_reg == ST_IDLE ? rel_out.sid : sid_reg)};
+                     session: SID_W'(at_idle ? rel_out.sid : sid_reg)};
   // SYN flood cap (toe_tcp_seg_lookup): the half-open gauge plus half_open_new counts a new
   // session from its first event on, so the cap is exact. The gauge itself moves in the
-  // cycle after the step (step_done_reg, from the post stage's copy of the record), when no
+  // cycle after the step (step_done, from the post stage's copy of the record), when no
   // other event is past its pick. The two go out apart: the lookup adds the bit after its
   // compares (it only chooses among them), so the event registers are not in front of a sum.
   logic [SID_W:0] half_open_reg;     // sessions in SYN-RCVD
-  logic step_done_reg, post_new_reg;
+  logic step_done, post_new_reg;
   assign half_open = half_open_reg;
-  assign half_open_new = ((state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL) &&
-                          ev_reg == EV_SEG && new_reg) || (step_done_reg && post_new_reg);
+  assign half_open_new = ((state_reg == ST_PRE || at_pre2 || state_reg == ST_EXEC || state_reg == ST_TAIL) &&
+                          ev_reg == EV_SEG && new_reg) || (step_done && post_new_reg);
 
   // ---------------- the event step ----------------
   sess_t s;
@@ -628,10 +652,8 @@ module toe_tcp_core
   // the fast path's event executes in ST_PRE; the slow path's step runs in ST_EXEC (after
   // ST_PRE2), and its outputs come from ST_TAIL after it (fast: the verdict, declared
   // with the queues' counts above)
-  wire fast_exec = state_reg == ST_PRE && fast;
-  wire exec = state_reg == ST_TAIL || fast_exec;   // the event's outputs: record, queues, post stage
-  // The fast path's verdict (fast) gates only what an event does: the queues' pushes, the
-  // record's write, the next state. What it gives (the post stage's registers, the step's
+  // The fast path's verdict (fast_reg, in the verdict cycle) gates only what an event
+  // does: the queues' pushes, the record's write, the next state. What it gives (the post stage's registers, the step's
   // outputs) is chosen by the state: in ST_PRE the fast path's values, loaded whether the
   // event is fast or not, and loaded again by a slow event's ST_TAIL before anything reads
   // them. (Chosen by the verdict, the fast path's compares led every register of the post
@@ -694,10 +716,9 @@ module toe_tcp_core
 
   // the slow path's pre stage (toe_tcp_slow_path): every compare and sum its step uses
   pre_t pre, pre_reg;
-  // the step writes the session back (not for segments and opens that found none; the
-  // fast path's always found it)
-  wire writes = fast_exec || (state_reg == ST_TAIL && pre_reg.found);
-  wire ev_writes = state_reg == ST_PRE || pre_reg.found;   // writes, as the post stage loads it
+  // the event writes its record back (not a segment or an open that found none; the fast
+  // path's found it), as the post stage loads it
+  wire ev_writes = state_reg == ST_PRE || pre_reg.found;
 
   // ---------------- RX fast path (toe_tcp_fast_path) ----------------
   // The common segment of a bulk transfer: an in-order segment or pure ACK of an
@@ -731,7 +752,7 @@ module toe_tcp_core
   wire [47:0] rx_base = ring_base(cfg.mem_base, SID_W'(sid_reg), 1'b0, RING_BYTES);   // the event's RX ring
   toe_tcp_slow_path #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_slow (
     .clk, .rst,
-    .at_pre(state_reg == ST_PRE), .at_pre2(state_reg == ST_PRE2), .at_exec(state_reg == ST_EXEC),
+    .at_pre(state_reg == ST_PRE), .at_pre2(at_pre2), .at_exec(state_reg == ST_EXEC),
     .at_tail(state_reg == ST_TAIL),
     .ev(ev_reg), .sid(sid_reg), .rx_base, .seg(g), .seg_end(seg_end_reg), .seg_last(seg_last_reg), .found(found_now),
     .new_sess(new_reg), .listening(listening_reg), .capped(capped_reg), .open_req(open_reg),
@@ -758,21 +779,28 @@ module toe_tcp_core
       t.ack_now = fast_ack_now;
       t.ack_second = fast_ack_second;
       t.heard = ev_reg == EV_SEG;
-      t.do_steer = ev_reg == EV_SEG;
       t.steer_accept = fast_data_reg;
-      t.do_rxw = fast_data_reg;
       t.rxw.length = 17'(g.length);
     end
-    // The fast path pushes only an RX writer job and a steering verdict: the other pushes
-    // are the tail's alone, so the fast path's verdict does not lead their queues (nor the
-    // second RX writer job's register: 12 LUT levels at 512 bits, stop 48)
-    if (state_reg != ST_TAIL) {t.do_notif, t.do_rxw2, t.do_openrsp, t.do_dbg} = '0;
-    if (!exec) {t.do_rxw, t.do_steer} = '0;
+    // The fast path pushes only an RX writer job and a steering verdict, in its verdict
+    // cycle (below): the step's pushes are the tail's alone, so the fast path's verdict
+    // does not lead their queues (nor the second RX writer job's register: 12 LUT levels
+    // at 512 bits, stop 48)
+    if (state_reg != ST_TAIL) {t.do_notif, t.do_rxw, t.do_rxw2, t.do_steer, t.do_openrsp, t.do_dbg} = '0;
     step = t;
   end
+  // The fast path's pushes, in its verdict cycle: the RX writer job its step made (taken
+  // in ST_PRE), and the steering verdict. The event's registers (ev_reg, fast_seg_reg,
+  // fast_data_reg) are still its own then: the next event loads them as it starts, at the
+  // end of this cycle at the earliest.
+  always_ff @(posedge clk) if (state_reg == ST_PRE) fast_rxw_reg <= step.rxw;
+  assign fast_push_steer = fast_reg && fast_seg_reg;
+  assign fast_push_rxw = fast_reg && fast_data_reg;
   // the queues' entries
-  assign {do_notif, do_rxw, do_rxw2, do_steer, steer_accept, do_openrsp, do_dbg} =
-    {step.do_notif, step.do_rxw, step.do_rxw2, step.do_steer, step.steer_accept, step.do_openrsp, step.do_dbg};
+  assign {do_notif, do_rxw2, do_openrsp, do_dbg} = {step.do_notif, step.do_rxw2, step.do_openrsp, step.do_dbg};
+  assign do_rxw = step.do_rxw || fast_push_rxw;
+  assign do_steer = step.do_steer || fast_push_steer;
+  assign steer_accept = fast_reg ? fast_data_reg : step.steer_accept;
   assign nt = '{session: SID_W'(sid_reg), kind: step.notif_kind, length: step.notif_length, remote_ip: s.remote_ip,
                 remote_port: s.remote_port, local_port: s.local_port};
   assign rxw = step.rxw;
@@ -816,23 +844,29 @@ module toe_tcp_core
   // (seg_rate data64, 1 session at 512 bits: 451 drops with it, 39 without; stop 30, when
   // the send step was one cycle).
   wire skip_send = state_reg == ST_TAIL && ev_reg == EV_SEG && !pre_reg.wants_window && !s.fin_sent;
-  wire to_finish = fast_exec || skip_send;   // the event goes from its step to the finish
+  // The finish holds a slow event that skipped the send step or left it (the _slow_reg
+  // flags), or a fast one in its verdict cycle (fast_reg); a fast event writes its record's
+  // hot part only. The slow event writes its record when it found one (a segment or an
+  // open may find none).
+  logic step_done_slow_reg, post_valid_slow_reg, post_write_slow_reg;
   always_ff @(posedge clk) begin
     size_valid_reg <= state_reg == ST_TAIL && !skip_send;
     send_valid_reg <= size_valid_reg;
-    step_done_reg <= exec;
-    post_valid_reg <= to_finish || send_valid_reg;
-    post_write_reg <= to_finish ? writes : send_valid_reg && ev_writes_reg;
-    post_cold_reg <= to_finish ? writes && !fast_exec : send_valid_reg && ev_writes_reg;
+    step_done_slow_reg <= state_reg == ST_TAIL;
+    post_valid_slow_reg <= skip_send || send_valid_reg;
+    post_write_slow_reg <= skip_send ? pre_reg.found : send_valid_reg && ev_writes_reg;
     if (rst) begin
       size_valid_reg <= 1'b0;
       send_valid_reg <= 1'b0;
-      step_done_reg <= 1'b0;
-      post_valid_reg <= 1'b0;
-      post_write_reg <= 1'b0;
-      post_cold_reg <= 1'b0;
+      step_done_slow_reg <= 1'b0;
+      post_valid_slow_reg <= 1'b0;
+      post_write_slow_reg <= 1'b0;
     end
   end
+  assign step_done = step_done_slow_reg || fast_reg;
+  assign post_valid = post_valid_slow_reg || fast_reg;
+  assign post_write = post_write_slow_reg || fast_reg;
+  assign post_cold = post_write_slow_reg && !fast_reg;
   // The post stage's session is also the address of the record written: during the reset's
   // init it counts with init_reg, so that the write address is this register alone (no
   // choice by state in front of the forwarding compares, stop 43)
@@ -872,7 +906,7 @@ module toe_tcp_core
     post_ack_now_reg <= step.ack_now;
     post_ack_second_reg <= step.ack_second;
     post_heard_reg <= step.heard;
-    post_accepted_reg <= steer_accept;
+    post_accepted_reg <= step.steer_accept;
     post_dbg_reg <= ev_reg == EV_DBG;
     // the persist rule: was the running timer the persist timer before this event
     post_persist_before_reg <= s.snd_wnd == '0 && wants_window(s);
@@ -1002,7 +1036,7 @@ module toe_tcp_core
   always_comb begin
     fin_sess = sent_sess_reg;
     // ---- release when ended, told, and no ring job in flight (see post_quiet_reg) ----
-    do_release = post_write_reg && fin_sess.state == CLOSED && fin_sess.end_told && post_quiet_reg &&
+    do_release = post_write && fin_sess.state == CLOSED && fin_sess.end_told && post_quiet_reg &&
                  (fin_sess.orderly ? post_read_all_reg : !post_rx_readable_reg);
     if (do_release) fin_sess.state = FREE;
     rel_in = '{sid: post_sid_reg, remote_ip: post_tuple_reg.remote_ip, remote_port: post_tuple_reg.remote_port,
@@ -1064,8 +1098,8 @@ module toe_tcp_core
       end
       default: ;
     endcase
-    do_cmd = post_valid_reg && send_post != SEND_NONE;
-    if (!post_write_reg) do_sendq = 1'b0;
+    do_cmd = post_valid && send_post != SEND_NONE;
+    if (!post_write) do_sendq = 1'b0;
   end
 
   // ---- the arm step (the cycle after the finish): the timer wheel is told the session's
@@ -1076,9 +1110,9 @@ module toe_tcp_core
   logic arm_force_reg, arm_old_on_reg, arm_tmr_first_reg;
   logic [31:0] arm_old_at_reg;
   always_ff @(posedge clk) begin
-    arm_step_reg <= post_write_reg;
+    arm_step_reg <= post_write;
     arm_refund_reg <= arm_step_reg && !do_arm;
-    if (post_write_reg) begin
+    if (post_write) begin
       arm_sess_reg <= fin_sess;
       arm_tmr_first_reg <= fin_tmr_first;
       arm_sid_reg <= post_sid_reg;
@@ -1103,7 +1137,7 @@ module toe_tcp_core
   assign rxd_init_valid = state_reg == ST_TAIL && pre_reg.found && step.rx_init;   // never the fast path's
   assign rxd_init_session = SID_W'(sid_reg);
   assign rxd_init_rx_done = step.rx_first;
-  assign post_op_valid = state_reg == ST_INIT || post_write_reg;
+  assign post_op_valid = state_reg == ST_INIT || post_write;
   assign post_op_session = SID_W'(post_sid_reg);
   // the drop bit goes with the record's write in the post stage (from the step it led the
   // fast path into the drop table's LUTRAM write enables: 14 levels at 512 bits); a new
@@ -1145,18 +1179,18 @@ module toe_tcp_core
   // second RX writer job of an event (payload and then the end marker), pushed in the
   // cycle after its step (no step runs then: the next event is picked in it at the earliest)
   always_ff @(posedge clk) begin
-    if (exec && do_rxw2) begin
+    if (do_rxw2) begin
       rxw2_reg <= rxw;
       rxw2_reg.length <= '0;
       rxw2_reg.tag <= step.end_tag;
     end
-    push_rxw2 <= exec && do_rxw2;
+    push_rxw2 <= do_rxw2;
     if (rst) push_rxw2 <= 1'b0;
   end
 
   // ---------------- sequencing ----------------
-  assign wr_en = state_reg == ST_INIT || post_write_reg;
-  assign wr_cold = state_reg == ST_INIT || post_cold_reg;
+  assign wr_en = state_reg == ST_INIT || post_write;
+  assign wr_cold = state_reg == ST_INIT || post_cold;
   assign wr_addr = post_sid_reg;
   always_comb begin
     wr_sess = fin_sess;
@@ -1170,15 +1204,17 @@ module toe_tcp_core
   // held with it); RX_DONE (rec_rd_session) one cycle before ST_PRE: in the cycle of the
   // start, or in the state before ST_PRE.
   wire [SW-1:0] held_sid = state_reg == ST_OPEN_WAIT ? SW'(tab_rsp.session) : sid_reg;   // outside ST_IDLE
-  wire [SW-1:0] eng_rd_addr = state_reg == ST_IDLE ? pick_sid_reg : held_sid;
+  wire [SW-1:0] eng_rd_addr = at_idle ? pick_sid_reg : held_sid;
   assign rec_rd_session = SID_W'(eng_rd_addr);
   assign rec_rd2_session = SID_W'(rd_addr);
   assign rec_rd2_hold = rd_hold;
   assign rd_addr = state_reg == ST_OPEN_REQ || state_reg == ST_OPEN_WAIT || state_reg == ST_OPEN_READ ||
                    state_reg == ST_ISN_REQ || state_reg == ST_ISN_WAIT ? held_sid : next_rd_addr;
 
+  // a fast event's verdict cycle (ST_PRE2 with fast_reg) is ST_IDLE
+  wire state_e state_now = at_idle ? ST_IDLE : state_reg;
   always_ff @(posedge clk) begin
-    unique case (state_reg)
+    unique case (state_now)
       ST_INIT: begin
         init_reg <= init_reg + 1'b1;
         if (init_reg == (SW+1)'(MAX_SESSIONS - 1)) state_reg <= ST_IDLE;
@@ -1209,7 +1245,7 @@ module toe_tcp_core
         open_reg <= open_req;
         close_reg <= close_req;
         state_reg <= pick_kind_reg == EV_OPEN ? ST_OPEN_REQ : ST_PRE;
-      end
+      end else state_reg <= ST_IDLE;
       ST_OPEN_REQ: if (tab_req_ready) state_reg <= ST_OPEN_WAIT;
       ST_OPEN_WAIT: if (tab_rsp_valid) begin
         sid_reg <= SW'(tab_rsp.session);
@@ -1224,9 +1260,9 @@ module toe_tcp_core
         open_isn <= isn_rsp;
         state_reg <= ST_PRE;
       end
-      // the fast path's event executes in ST_PRE; the slow path's step in ST_EXEC after
-      // ST_PRE2, its tail in ST_TAIL
-      ST_PRE: state_reg <= fast ? ST_IDLE : ST_PRE2;
+      // the fast path's event executes in ST_PRE, its verdict cycle is ST_PRE2 with fast_reg
+      // (ST_IDLE); the slow path's step runs in ST_EXEC after ST_PRE2, its tail in ST_TAIL
+      ST_PRE: state_reg <= ST_PRE2;
       ST_PRE2: if (!isn_asked_reg || s_isn_valid) state_reg <= ST_EXEC;   // the step may need the ISN
       ST_EXEC: state_reg <= ST_TAIL;
       ST_TAIL: state_reg <= ST_IDLE;
@@ -1245,13 +1281,13 @@ module toe_tcp_core
      stat_half_open_drops, stat_out_of_order} <=
       state_reg == ST_TAIL ? step.count : '0;   // the fast path counts nothing
     // established gauge: the state the post stage writes (a FIN it sends leaves ESTABLISHED)
-    if (post_write_reg && post_counted_reg) begin
+    if (post_write && post_counted_reg) begin
       if (!is_estab(post_old_state_reg) && is_estab(fin_sess.state)) curr_estab <= curr_estab + 1'b1;
       if (is_estab(post_old_state_reg) && !is_estab(fin_sess.state)) curr_estab <= curr_estab - 1'b1;
     end
     // half-open gauge: the state the event step wrote (the send step and the finish never
     // leave or enter SYN-RCVD); a new session's old state is the stale record of its slot
-    if (step_done_reg && ev_writes_reg) begin
+    if (step_done && ev_writes_reg) begin
       if (post_sess_reg.state == SYN_RCVD && (post_new_reg || (post_counted_reg && post_old_state_reg != SYN_RCVD)))
         half_open_reg <= half_open_reg + 1'b1;
       if (post_counted_reg && post_old_state_reg == SYN_RCVD && post_sess_reg.state != SYN_RCVD)
@@ -1272,9 +1308,9 @@ module toe_tcp_core
   always @(posedge clk)
     if (wr_en) written_mem[wr_addr] <= wr_cold ? wr_sess : record_of(hot_of(wr_sess), cold_of(written_mem[wr_addr]), wr_sess.tx_done);
   // the record the finish writes, whole: a fast event's hot part with the stored cold part
-  wire sess_t fin_whole = post_cold_reg ? fin_sess : record_of(hot_of(fin_sess), cold_of(written_mem[post_sid_reg]), fin_sess.tx_done);
+  wire sess_t fin_whole = post_cold ? fin_sess : record_of(hot_of(fin_sess), cold_of(written_mem[post_sid_reg]), fin_sess.tx_done);
   // Invariants of every record the core writes back.
-  always @(posedge clk) if (!rst && post_write_reg && fin_whole.state != FREE && fin_whole.state != CLOSED) begin
+  always @(posedge clk) if (!rst && post_write && fin_whole.state != FREE && fin_whole.state != CLOSED) begin
     assert (seq_le(fin_whole.snd_una, fin_whole.snd_nxt) && seq_le(fin_whole.snd_nxt, fin_whole.snd_max))
       else $error("toe_tcp_core: session %0d SND.UNA <= SND.NXT <= SND.MAX broken", post_sid_reg);
     // the stored out-of-order intervals are in order, apart, ahead of RCV.NXT, inside the
@@ -1295,7 +1331,7 @@ module toe_tcp_core
   // event's session in time, and held while the slow path runs): against the copy of the
   // table (toe_state_ram checks its own contract)
   always @(posedge clk)
-    if (!rst && (state_reg == ST_PRE || state_reg == ST_PRE2 || state_reg == ST_EXEC || state_reg == ST_TAIL))
+    if (!rst && (state_reg == ST_PRE || at_pre2 || state_reg == ST_EXEC || state_reg == ST_TAIL))
       assert (hot_of(rd_sess) == hot_of(written_mem[sid_reg]) && cold_of(rd_sess) == cold_of(written_mem[sid_reg]))
         else $error("toe_tcp_core: session %0d record read from ST_PRE to ST_TAIL is not the last written", sid_reg);
   // the two parts together are the record, field for field (hot_of / cold_of / record_of)
@@ -1307,7 +1343,7 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && wr_en && state_reg != ST_INIT)
     assert (wr_tuple == tuple_of(wr_cold ? wr_sess : written_mem[wr_addr]))
       else $error("toe_tcp_core: session %0d's finish has a tuple not its record's", wr_addr);
-  always @(posedge clk) if (!rst && fast_exec)
+  always @(posedge clk) if (!rst && state_reg == ST_PRE && fast)
     assert (ev_tuple_reg == tuple_of(s))
       else $error("toe_tcp_core: session %0d's tuple taken at the start is not its record's", sid_reg);
   // the reset's init writes record init_reg, through post_sid_reg (the one write address)
@@ -1349,7 +1385,7 @@ module toe_tcp_core
                           tuple_t'{remote_ip: g.remote_ip, remote_port: g.remote_port, local_port: g.local_port}))
       else $error("toe_tcp_core: session %0d tuple check at the start differs from the record", sid_reg);
   // the edge computed with the step is the one of the record the finish reads
-  always @(posedge clk) if (!rst && post_valid_reg)
+  always @(posedge clk) if (!rst && post_valid)
     assert ((post_edge_moves_reg ? post_edge_moved_reg : post_sess_reg.rcv_adv) ==
             adv_edge_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg) &&
             post_edge_moves_reg == edge_moves_of(post_sess_reg, post_rx_read_reg, post_was_rcv_nxt_reg) &&
@@ -1358,14 +1394,14 @@ module toe_tcp_core
   // the advertised edge's sums are exact in ring width (toe_tcp_pkg::neg_in_ring): the
   // unread bytes and the advertised edge stay within the ring, the window within MAX_WIN
   // (RCV.ADV may trail RCV.NXT by the FIN's one)
-  always @(posedge clk) if (!rst && post_valid_reg && post_sess_reg.state != FREE && post_sess_reg.state != SYN_SENT &&
+  always @(posedge clk) if (!rst && post_valid && post_sess_reg.state != FREE && post_sess_reg.state != SYN_SENT &&
                             post_sess_reg.state != CLOSED)
     assert (post_sess_reg.rcv_nxt - post_rx_read_reg <= RING && post_sess_reg.rcv_adv - post_rx_read_reg + 1 <= RING + 1 &&
             post_sess_reg.rcv_adv - post_sess_reg.rcv_nxt + 1 <= MAX_WIN + 1)
       else $error("toe_tcp_core: session %0d RCV.NXT %0d, RCV.ADV %0d, RX_READ %0d outside the ring's distances",
                   post_sid_reg, post_sess_reg.rcv_nxt, post_sess_reg.rcv_adv, post_rx_read_reg);
   // the read engine's wake bit's window tests are the windows' compares
-  always @(posedge clk) if (!rst && post_write_reg && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
+  always @(posedge clk) if (!rst && post_write && fin_sess.state != FREE && fin_sess.state != SYN_SENT &&
                             fin_sess.state != CLOSED)
     assert (adv_kept_below_half == (adv_wnd_kept < (RING >> 1)) && (!adv_moves || adv_moved_below_half == (adv_wnd_moved < (RING >> 1))))
       else $error("toe_tcp_core: session %0d window below half the ring differs from its compare", post_sid_reg);
@@ -1373,7 +1409,7 @@ module toe_tcp_core
   always @(posedge clk) if (!rst && arm_step_reg)
     assert (arm_at_moved == (arm_in.at != arm_old_at_reg)) else $error("toe_tcp_core: arm step's deadline test differs");
   // the advertised right edge never moves left within a connection
-  always @(posedge clk) if (!rst && post_write_reg && post_edge_kept_reg)
+  always @(posedge clk) if (!rst && post_write && post_edge_kept_reg)
     assert (seq_le(post_sess_reg.rcv_adv, fin_sess.rcv_adv))
       else $error("toe_tcp_core: session %0d advertised right edge moved left", post_sid_reg);
   // queues pushed without a handshake always have room: the post stage's (cmd_room_reg,
@@ -1402,12 +1438,12 @@ module toe_tcp_core
     else begin
       assert (arm_count_reg == arm_entries_reg + 4'(arm_refund_reg))
         else $error("toe_tcp_core: timer wheel queue count %0d, entries %0d", arm_count_reg, arm_entries_reg);
-      assert (steer_count_reg == steer_entries_reg + 6'(steer_refund_reg))
+      assert (steer_count_reg == steer_entries_reg + 6'(steer_reserved_reg))
         else $error("toe_tcp_core: steering count %0d, entries %0d", steer_count_reg, steer_entries_reg);
-      assert (rxw_count_reg == rxw_entries_reg + 5'(rxw_refund_reg))
+      assert (rxw_count_reg == rxw_entries_reg + 5'(rxw_reserved_reg))
         else $error("toe_tcp_core: RX writer job count %0d, entries %0d", rxw_count_reg, rxw_entries_reg);
-      assert (!(do_steer && state_reg == ST_PRE && !steer_reserve)) else $error("toe_tcp_core: fast steering push without its place");
-      assert (!(do_rxw && state_reg == ST_PRE && !rxw_reserve)) else $error("toe_tcp_core: fast RX writer push without its place");
+      assert (!(fast_push_steer && !steer_reserved_reg)) else $error("toe_tcp_core: fast steering push without its place");
+      assert (!(fast_push_rxw && !rxw_reserved_reg)) else $error("toe_tcp_core: fast RX writer push without its place");
     end
   end
   // the shared ISN unit answers the core only for the hash it asked for
@@ -1417,7 +1453,7 @@ module toe_tcp_core
   // a passive open's ISN was hashed ahead (a new session comes only from a SYN that asked
   // for one, and asking hashed it); such a segment takes the slow path, whose tail takes
   // the ISN, and its step runs only once the ISN is there
-  always @(posedge clk) if (!rst && state_reg != ST_IDLE && state_reg != ST_INIT && ev_reg == EV_SEG) begin
+  always @(posedge clk) if (!rst && !at_idle && state_reg != ST_INIT && ev_reg == EV_SEG) begin
     assert (!new_reg || isn_asked_reg) else $error("toe_tcp_core: session %0d new without an ISN", sid_reg);
     assert (!(state_reg == ST_PRE && isn_asked_reg && fast))
       else $error("toe_tcp_core: session %0d: a segment with an ISN took the fast path", sid_reg);
