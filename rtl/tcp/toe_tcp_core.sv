@@ -286,11 +286,11 @@ module toe_tcp_core
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),
     .s_ready(q_notif_ready), .commit(1'b0), .rewind(1'b0), .m_data(notif), .m_valid(notif_valid),
     .m_ready(notif_ready), .uncommitted());
-  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16)) u_q_rxw (.clk, .rst,
+  toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16), .BYPASS(1'b1)) u_q_rxw (.clk, .rst,
     .s_data(push_rxw2 ? rxw2_reg : fast_push_rxw ? fast_rxw_reg : rxw),
     .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
     .m_data(m_rxw_job), .m_valid(m_rxw_job_valid), .m_ready(m_rxw_job_ready), .uncommitted());
-  toe_fifo #(.WIDTH(1), .DEPTH(32)) u_q_steer (.clk, .rst, .s_data(steer_accept), .s_valid(do_steer),
+  toe_fifo #(.WIDTH(1), .DEPTH(32), .BYPASS(1'b1)) u_q_steer (.clk, .rst, .s_data(steer_accept), .s_valid(do_steer),
     .s_ready(q_steer_ready), .commit(1'b0), .rewind(1'b0), .m_data(m_steer_accept),
     .m_valid(m_steer_valid), .m_ready(m_steer_ready), .uncommitted());
   toe_fifo #(.WIDTH($bits(tcp_open_rsp_t)), .DEPTH(4)) u_q_openrsp (.clk, .rst, .s_data(opr),
