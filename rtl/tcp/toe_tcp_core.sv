@@ -203,7 +203,8 @@ module toe_tcp_core
   // fast_reg set, which is ST_IDLE in every respect (at_idle; at_pre2 is the slow
   // path's): a fast event still takes two cycles, and the next event starts in the
   // second as before. Only the fast path's two pushes move: they are made in the verdict
-  // cycle from the job and the verdict registered in ST_PRE (a cycle later than before).
+  // cycle from the job and the verdict registered in ST_PRE, a cycle later than before,
+  // which their queues' bypass takes back.
   logic fast_reg;
   always_ff @(posedge clk) begin
     fast_reg <= fast;
@@ -286,6 +287,11 @@ module toe_tcp_core
   toe_fifo #(.WIDTH($bits(tcp_notif_t)), .DEPTH(32)) u_q_notif (.clk, .rst, .s_data(nt), .s_valid(do_notif),
     .s_ready(q_notif_ready), .commit(1'b0), .rewind(1'b0), .m_data(notif), .m_valid(notif_valid),
     .m_ready(notif_ready), .uncommitted());
+  // The RX writer job and steering queues hand an entry pushed into them empty to their
+  // readers (the RX writer, the payload's steering) the next cycle (BYPASS, since stop
+  // 73): the fast path pushes them in its
+  // verdict cycle, from registers, a cycle after its step, and the bypass takes that cycle
+  // back (RX latency as before the verdict's register)
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16), .BYPASS(1'b1)) u_q_rxw (.clk, .rst,
     .s_data(push_rxw2 ? rxw2_reg : fast_push_rxw ? fast_rxw_reg : rxw),
     .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
