@@ -289,9 +289,8 @@ module toe_tcp_core
     .m_ready(notif_ready), .uncommitted());
   // The RX writer job and steering queues hand an entry pushed into them empty to their
   // readers (the RX writer, the payload's steering) the next cycle (BYPASS, since stop
-  // 73): the fast path pushes them in its
-  // verdict cycle, from registers, a cycle after its step, and the bypass takes that cycle
-  // back (RX latency as before the verdict's register)
+  // 73): the fast path pushes them in its verdict cycle, from registers, a cycle after its
+  // step, and the bypass takes that cycle back (RX latency as before the verdict's register)
   toe_fifo #(.WIDTH(TCP_RING_JOB_W), .DEPTH(16), .BYPASS(1'b1)) u_q_rxw (.clk, .rst,
     .s_data(push_rxw2 ? rxw2_reg : fast_push_rxw ? fast_rxw_reg : rxw),
     .s_valid(do_rxw || push_rxw2), .s_ready(q_rxw_ready), .commit(1'b0), .rewind(1'b0),
@@ -657,10 +656,10 @@ module toe_tcp_core
   wire [16:0] tx_want = txreq_rd.tx_want;
   // the fast path's event executes in ST_PRE; the slow path's step runs in ST_EXEC (after
   // ST_PRE2), and its outputs come from ST_TAIL after it (fast: the verdict, declared
-  // with the queues' counts above)
+  // with the state above)
   // The fast path's verdict (fast_reg, in the verdict cycle) gates only what an event
-  // does: the queues' pushes, the record's write, the next state. What it gives (the post stage's registers, the step's
-  // outputs) is chosen by the state: in ST_PRE the fast path's values, loaded whether the
+  // does: the queues' pushes, the record's write, the next state. What it gives (the post
+  // stage's registers, the step's outputs) is chosen by the state: in ST_PRE the fast path's values, loaded whether the
   // event is fast or not, and loaded again by a slow event's ST_TAIL before anything reads
   // them. (Chosen by the verdict, the fast path's compares led every register of the post
   // stage and every queue: 14-15 LUT levels at 64 bits, stop 45.) A slow_only_reg event's
@@ -668,7 +667,7 @@ module toe_tcp_core
   wire post_load = state_reg == ST_TAIL || (state_reg == ST_PRE && !slow_only_reg);
   // fast_seg_reg, fast_wake_reg: the event alone allows the fast path (segment, app read);
   // fast_data_reg: the event is a segment with payload (ev_reg decoded in ST_PRE led the
-  // advertised edge: 13 levels, stop 46); declared with the queues' counts above
+  // advertised edge: 13 levels, stop 46); declared with the state above
   // in ST_PRE (pre_reg.found after): the lookup's verdict and the tuple check's
   wire found_now = found_reg && (!tuple_check_reg || (tuple_written_reg ? tuple_ok_written_reg
                                                                         : tuple_ok_held_reg));
