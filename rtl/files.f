@@ -52,6 +52,7 @@ rtl/tcp/toe_tcp_notif_coalesce.sv
 rtl/tcp/toe_tcp_fast_path.sv
 rtl/tcp/toe_tcp_slow_path.sv
 rtl/tcp/toe_tcp_send_step.sv
+rtl/tcp/toe_tcp_state_store.sv
 rtl/tcp/toe_tcp_core.sv
 rtl/tcp/toe_tcp.sv
 rtl/app/toe_app_udp_echo.sv

@@ -24,7 +24,8 @@ module toe_sim_top
   parameter bit          MEM_DDR4 = 1'b0,     // 1: the memory model is a DDR4 channel (else ideal)
   parameter bit          APPS_EN = 1'b1,      // 0: the application APIs are the app_* ports
   parameter int unsigned APP_SENDERS = 4,     // sender slots of the example apps (sources, parked echoes)
-  parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W)   // toe_top's
+  parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W),  // toe_top's
+  parameter int unsigned TCP_STATE_READ_WAIT = 0   // toe_top's: each TCP record read waits up to this many cycles more
 ) (
   input  logic                clk,
   input  logic                rst,
@@ -176,7 +177,8 @@ module toe_sim_top
   logic trx_tvalid, trx_tready, trx_tlast, ttx_tvalid, ttx_tready, ttx_tlast;
 
   toe_top #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .MEM_ADDR_W(AW),
-            .MEM_ID_W(IW), .MEM_ASYNC(MEM_CLK_MHZ > 0), .TCP_RX_FIFO_BYTES(TCP_RX_FIFO_BYTES)) u_toe (
+            .MEM_ID_W(IW), .MEM_ASYNC(MEM_CLK_MHZ > 0), .TCP_RX_FIFO_BYTES(TCP_RX_FIFO_BYTES),
+            .TCP_STATE_READ_WAIT(TCP_STATE_READ_WAIT)) u_toe (
     .clk, .rst, .mem_clk, .mem_rst, .tick_us, .tcp_ready(),
     .s_mac_rx_axis_tdata, .s_mac_rx_axis_tkeep, .s_mac_rx_axis_tvalid, .s_mac_rx_axis_tready,
     .s_mac_rx_axis_tlast, .s_mac_rx_axis_tuser,

@@ -29,7 +29,8 @@ module toe_tcp
   parameter int unsigned MEM_RX_FIRST = 4,     // RX ring writer's bursts in a row while the TX writer waits (0: round robin)
   parameter int unsigned RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
   parameter string       RX_FIFO_RAM_STYLE = "auto", // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+)
-  parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W) // ISN unit's half SipRounds per cycle: 2 (9-cycle hash) fits 156.25 MHz, 1 (17) 322 MHz
+  parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W), // ISN unit's half SipRounds per cycle: 2 (9-cycle hash) fits 156.25 MHz, 1 (17) 322 MHz
+  parameter int unsigned STATE_READ_WAIT = 0 // the session record's store: 0 on chip (answered in two cycles); else each read waits up to this many cycles more (a slower store, for tests and the bench: toe_tcp_state_store)
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -334,7 +335,7 @@ module toe_tcp
     .ready(coalesce_ready)
   );
 
-  toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES)) u_core (
+  toe_tcp_core #(.MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES), .STATE_READ_WAIT(STATE_READ_WAIT)) u_core (
     .clk, .rst, .now_us(now_us_reg),
     .cfg('{mem_base: cfg_mem_base, mss: cfg_mss, mss_min: cfg_mss_min, fin_wait_2_us: cfg_fin_wait_2_us,
            keepalive_idle_us: cfg_keepalive_idle_us, keepalive_intvl_us: cfg_keepalive_intvl_us,

@@ -68,7 +68,8 @@ module toe_tcp_core
   import toe_tcp_step_pkg::*;
 #(
   parameter int unsigned MAX_SESSIONS = 1024,
-  parameter int unsigned RING_BYTES   = 65536
+  parameter int unsigned RING_BYTES   = 65536,
+  parameter int unsigned STATE_READ_WAIT = 0   // toe_tcp_state_store's READ_WAIT: 0 on chip; else each record read waits up to this many cycles more
 ) (
   input  logic          clk,
   input  logic          rst,
@@ -191,6 +192,7 @@ module toe_tcp_core
   typedef enum logic [3:0] {ST_INIT, ST_IDLE, ST_OPEN_REQ, ST_OPEN_WAIT, ST_OPEN_READ, ST_ISN_REQ, ST_ISN_WAIT, ST_PRE,
                             ST_PRE2, ST_EXEC, ST_TAIL} state_e;
   state_e state_reg;
+  logic [SW-1:0] sid_reg;                           // the session of the event in progress
   logic fast;                                       // the fast path's verdict (RX fast path, below)
   logic fast_seg_reg, fast_wake_reg, fast_data_reg; // its tests of the event alone, taken at the start
   // The verdict is registered as it is made (fast_reg: the cycle after a fast event's
@@ -214,12 +216,13 @@ module toe_tcp_core
   wire at_pre2 = state_reg == ST_PRE2 && !fast_reg;
 
   // ---------------- state table (one writer: this module) ----------------
-  // The record is read in two cycles (toe_state_ram: the block RAM's latch, then its output
-  // register), issued two cycles before ST_PRE; the finish's writes in those two cycles
-  // are forwarded. The slow path reads the record until ST_TAIL while the next event's read
-  // is issued: the read's output stage holds from ST_PRE to ST_TAIL. The hot and cold
-  // parts are read together from their two RAMs (same address, same hold); the cold part
-  // is written by the writes that may change it (wr_cold), so its RAM forwards only those.
+  // The record is read from its store (toe_tcp_state_store: on chip, two toe_state_ram
+  // tables, each the block RAM's latch, then its output register), issued two or more
+  // cycles before ST_PRE; the finish's writes until the answer are forwarded. The slow
+  // path reads the record until ST_TAIL while the next event's read is issued: the read's
+  // output stage holds from ST_PRE to ST_TAIL. The hot and cold parts are read together
+  // (same address, same hold); the cold part is written by the writes that may change it
+  // (wr_cold), so its table forwards only those.
   sess_t rd_sess;
   logic [SW-1:0] rd_addr, wr_addr;
   logic wr_en, wr_cold;
@@ -229,13 +232,16 @@ module toe_tcp_core
   logic rd_is_new, rd_is_old;
   hot_t rd_hot, rd_hot_ram, rd_hot_new, rd_hot_old;
   cold_t rd_cold;
-  toe_state_ram #(.WIDTH($bits(hot_t)), .DEPTH(MAX_SESSIONS)) u_hot (
-    .clk, .wr_en, .wr_addr, .wr_data(hot_of(wr_sess)), .ann_en(1'b0), .ann_addr('0), .ann_data('0), .rd_addr, .hold(rd_hold), .rd_data(rd_hot),
-    .rd_ram(rd_hot_ram), .rd_new(rd_hot_new), .rd_old(rd_hot_old), .rd_is_new, .rd_is_old
-  );
-  toe_state_ram #(.WIDTH($bits(cold_t)), .DEPTH(MAX_SESSIONS)) u_cold (
-    .clk, .wr_en(wr_en && wr_cold), .wr_addr, .wr_data(cold_of(wr_sess)), .ann_en(1'b0), .ann_addr('0), .ann_data('0), .rd_addr, .hold(rd_hold),
-    .rd_data(rd_cold), .rd_ram(), .rd_new(), .rd_old(), .rd_is_new(), .rd_is_old()
+  // The store tells when a read is answered (rd_answered: the read of the cycle before
+  // comes in the next); the core takes the record then, with the read's address held while
+  // it waits (the reserved session's, or the open's), and every field read with the record
+  // (the tuple, RX_DONE, the read and send engines' fields) re-read at that address until
+  // then. On chip (STATE_READ_WAIT = 0) every read is answered in two cycles, as before.
+  logic rd_answered;
+  toe_tcp_state_store #(.MAX_SESSIONS(MAX_SESSIONS), .READ_WAIT(STATE_READ_WAIT)) u_store (
+    .clk, .rst, .wr_en, .wr_addr, .wr_hot(hot_of(wr_sess)), .wr_cold, .wr_cold_data(cold_of(wr_sess)),
+    .rd_addr, .hold(rd_hold), .rd_answered, .rd_hot, .rd_hot_ram, .rd_hot_new, .rd_hot_old, .rd_is_new, .rd_is_old,
+    .rd_cold, .rd_use(state_reg == ST_PRE), .rd_use_addr(sid_reg)
   );
   // TX_DONE (toe_tcp_tx_req's) is read as the record is (the same address two cycles
   // before, the same hold; since stop 72, one cycle before), taken in ST_PRE and kept for
@@ -261,7 +267,6 @@ module toe_tcp_core
   logic do_cmd, do_notif, do_rxw, do_rxw2, do_steer, do_openrsp, do_sendq, do_dbg;
   tcp_dbg_t dbg;
   tcp_tx_cmd_t post_cmd;
-  logic [SW-1:0] sid_reg;      // the session of the event in progress
   logic [SW-1:0] post_sid_reg; // the session in the post stage
   logic post_valid, post_write;           // the finish holds an event / writes its record
   logic post_cold;                        // ... and its cold part (a slow event's)
@@ -514,7 +519,7 @@ module toe_tcp_core
   // the record read two cycles before ST_PRE was issued for the reserved session
   // (pick_read_reg, below the tuple check)
   logic pick_read_reg;
-  wire start = at_idle && pick_valid_reg && pick_read_reg && pick_ready && !pick_busy && arm_room_reg &&
+  wire start = at_idle && pick_valid_reg && pick_read_reg && rd_answered && pick_ready && !pick_busy && arm_room_reg &&
                rel_count_reg == '0;
   always_ff @(posedge clk) begin
     if (!pick_valid_reg) begin
@@ -1259,11 +1264,11 @@ module toe_tcp_core
         tab_lport_reg <= tab_rsp.local_port;
         state_reg <= tab_rsp.found ? ST_ISN_REQ : ST_OPEN_READ;
       end
-      ST_OPEN_READ: state_reg <= ST_PRE;   // the refused open's record, read here, is in ST_PRE
+      ST_OPEN_READ: if (rd_answered) state_reg <= ST_PRE;   // an open's record, read here, is in ST_PRE
       ST_ISN_REQ: if (isn_req_ready) state_reg <= ST_ISN_WAIT;
       ST_ISN_WAIT: if (isn_rsp_valid) begin
         open_isn <= isn_rsp;
-        state_reg <= ST_PRE;
+        state_reg <= rd_answered ? ST_PRE : ST_OPEN_READ;   // its record's read may still wait
       end
       // the fast path's event executes in ST_PRE, its verdict cycle is ST_PRE2 with fast_reg
       // (ST_IDLE); the slow path's step runs in ST_EXEC after ST_PRE2, its tail in ST_TAIL

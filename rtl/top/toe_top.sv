@@ -42,7 +42,8 @@ module toe_top
   parameter int unsigned MEM_RX_FIRST  = 4,        // memory writes: RX ring bursts in a row while TX waits (0: round robin)
   parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // TCP segments waiting for their checksum and the memory (16 KB; 256 KB at 512 bits, where one DDR4 channel is slower than RX: toe_tcp_pkg)
   parameter string       TCP_RX_FIFO_RAM_STYLE = "auto", // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+: 9 URAMs for 256 KB at 512 bits)
-  parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W) // ISN hash: half SipRounds per cycle, 2 at 64 bits (9 cycles, fits 156.25 MHz), 1 above (17 cycles, fits 322 MHz); 1 for a 64-bit path above ~200 MHz
+  parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W), // ISN hash: half SipRounds per cycle, 2 at 64 bits (9 cycles, fits 156.25 MHz), 1 above (17 cycles, fits 322 MHz); 1 for a 64-bit path above ~200 MHz
+  parameter int unsigned TCP_STATE_READ_WAIT = 0 // TCP session record reads: 0 on chip (two cycles); else each waits up to this many cycles more (a slower store: tests, bench)
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -408,7 +409,8 @@ module toe_top
   toe_tcp #(.DATA_W(DATA_W), .MEM_DATA_W(MEM_DATA_W), .MAX_SESSIONS(MAX_SESSIONS), .RING_BYTES(RING_BYTES),
             .LISTEN_PORTS(TCP_LISTEN_PORTS), .ADDR_W(MEM_ADDR_W), .ID_W(MEM_ID_W),
             .MEM_RX_FIRST(MEM_RX_FIRST), .RX_FIFO_BYTES(TCP_RX_FIFO_BYTES),
-            .RX_FIFO_RAM_STYLE(TCP_RX_FIFO_RAM_STYLE), .ISN_HALF_ROUNDS(ISN_HALF_ROUNDS)) u_tcp (
+            .RX_FIFO_RAM_STYLE(TCP_RX_FIFO_RAM_STYLE), .ISN_HALF_ROUNDS(ISN_HALF_ROUNDS),
+            .STATE_READ_WAIT(TCP_STATE_READ_WAIT)) u_tcp (
     .clk, .rst, .tick_us, .cfg_ip, .cfg_mem_base, .cfg_mss(cfg_tcp_mss), .cfg_mss_min(cfg_tcp_mss_min),
     .cfg_fin_wait_2_us(cfg_tcp_fin_wait_2_us), .cfg_keepalive_idle_us(cfg_tcp_keepalive_idle_us),
     .cfg_keepalive_intvl_us(cfg_tcp_keepalive_intvl_us), .cfg_keepalive_probes(cfg_tcp_keepalive_probes),
