@@ -91,15 +91,19 @@ lint: setup
 
 # ---- benchmarks: cycle-accurate, at 64 and 512 bits ----
 # The bench: memory model as one DDR4 channel (BENCH_MEM_DDR4=0: ideal), memory port
-# width, sender slots of the example apps for the TX goodput rows of 1024 sessions, and
-# toe_top's TCP_RX_FIFO_BYTES (unset: its default; rebuild the bench after changing one: rm build/toe-bench-*)
+# width, sender slots of the example apps for the TX goodput rows of 1024 sessions,
+# toe_top's TCP_RX_FIFO_BYTES (unset: its default) and TCP_STATE_READ_WAIT (a slower
+# session-record store: 0, unset, on chip; rebuild the bench after changing one: rm build/toe-bench-*)
 BENCH_MEM_DDR4 ?= 1
 BENCH_MEM_DATA_W ?= 512
 BENCH_SENDERS ?= 1024
 BENCH_TCP_RX_FIFO_BYTES ?=
+BENCH_TCP_STATE_READ_WAIT ?= 0
 BENCH_G := -GAPP_SENDERS=$(BENCH_SENDERS) -GMEM_DDR4=$(BENCH_MEM_DDR4) -GMEM_DATA_W=$(BENCH_MEM_DATA_W) $(MEM_CLK_G) \
-           $(if $(BENCH_TCP_RX_FIFO_BYTES),-GTCP_RX_FIFO_BYTES=$(BENCH_TCP_RX_FIFO_BYTES))
-BENCH_D := -DTOE_APP_SENDERS=$(BENCH_SENDERS) -DTOE_MEM_DATA_W=$(BENCH_MEM_DATA_W) $(MEM_CLK_D)
+           $(if $(BENCH_TCP_RX_FIFO_BYTES),-GTCP_RX_FIFO_BYTES=$(BENCH_TCP_RX_FIFO_BYTES)) \
+           -GTCP_STATE_READ_WAIT=$(BENCH_TCP_STATE_READ_WAIT)
+BENCH_D := -DTOE_APP_SENDERS=$(BENCH_SENDERS) -DTOE_MEM_DATA_W=$(BENCH_MEM_DATA_W) $(MEM_CLK_D) \
+           -DTOE_TCP_STATE_READ_WAIT=$(BENCH_TCP_STATE_READ_WAIT)
 build/toe-bench-%: $(RTL_FILES) bench/toe_bench.cpp sim/toe_sim_model.h sim/toe_csr_map.h sim/toe_regs.h | setup
 	@mkdir -p build
 	@echo "building $@ (Verilator)"

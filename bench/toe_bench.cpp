@@ -27,6 +27,9 @@
 #ifndef TOE_MEM_DATA_W
 #define TOE_MEM_DATA_W 512
 #endif
+#ifndef TOE_TCP_STATE_READ_WAIT
+#define TOE_TCP_STATE_READ_WAIT 0   // toe_top's TCP_STATE_READ_WAIT: 0, the record store on chip
+#endif
 
 namespace {
 
@@ -860,6 +863,9 @@ void seg_rate_bench(Peer& p, FILE* json) {
                 "N sessions (%zu opened, %zu refused); per cycle taken, and drops; backlog: cycles the\n"
                 "engine took after the last segment's wire time (the drain probe's wait; its idle answer: %llu cycles)\n",
                 conns.size(), refused, (unsigned long long)probe_idle);
+    if (TOE_TCP_STATE_READ_WAIT)
+        std::printf("  session record store: each read that was not fetched ahead waits 0..%d cycles more "
+                    "(TCP_STATE_READ_WAIT)\n", TOE_TCP_STATE_READ_WAIT);
     std::printf("  %8s %8s %10s %10s %8s %8s\n", "kind", "sessions", "seg/cycle", "wire", "drops", "backlog");
     struct Kind { const char* name; size_t payload; };
     for (Kind k : {Kind{"ack", 0}, Kind{"data1", 1}, Kind{"data64", 64}}) {
@@ -887,8 +893,8 @@ void seg_rate_bench(Peer& p, FILE* json) {
             std::printf("  %8s %8zu %10.4f %10.4f %8u %8.0f\n", k.name, n, rate, wire, drops, backlog);
             if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"seg_rate\", \"kind\": \"%s\", "
                                    "\"sessions\": %zu, \"value\": %.4f, \"wire_value\": %.4f, \"offered\": %zu, \"drops\": %u, "
-                                   "\"backlog_cycles\": %.0f}\n",
-                                   TOE_DATA_W, k.name, n, rate, wire, offered, drops, backlog);
+                                   "\"backlog_cycles\": %.0f, \"state_read_wait\": %d}\n",
+                                   TOE_DATA_W, k.name, n, rate, wire, offered, drops, backlog, TOE_TCP_STATE_READ_WAIT);
             if (!k.payload) continue;
             // Dropped data left gaps: learn each session's RCV.NXT from the ACK that an
             // unacceptable segment (sequence number far outside the window) draws.

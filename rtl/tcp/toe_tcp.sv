@@ -344,6 +344,9 @@ module toe_tcp
            delack_us: cfg_delack_us, time_wait_us: cfg_time_wait_us, drop_synfin: cfg_drop_synfin,
            rfc5961_rst: cfg_rfc5961_rst, rfc5961_syn: cfg_rfc5961_syn, nagle: cfg_nagle}),
     .s_seg_valid(seg_lk_valid), .s_seg_ready(seg_lk_ready), .s_seg(seg_lk),
+    // every looked-up segment's session, fetched ahead while the segment waits for the core
+    .pf_valid(tab_rsp_valid && tab_rsp_tag == TAG_LOOKUP && (tab_rsp.found || tab_rsp.is_new)),
+    .pf_session(tab_rsp.session),
     .s_isn_valid(seg_isn_valid), .s_isn_ready(seg_isn_ready), .s_isn(seg_isn),
     .isn_req_valid(core_isn_req_valid), .isn_req_ready(isn_ready), .isn_req(core_isn_req),
     .isn_rsp_valid(isn_done && isn_done_core), .isn_rsp(isn_value),

@@ -79,6 +79,10 @@ module toe_tcp_core
   input  logic          s_seg_valid,
   output logic          s_seg_ready,
   input  tcp_seg_lk_t   s_seg,
+  // a looked-up segment's session as the table answers it, before the segment comes: its
+  // record's store may fetch it ahead (toe_tcp_state_store's pf_*; a hint)
+  input  logic          pf_valid,
+  input  sid_t          pf_session,
   // the ISNs of the segments with isn_asked, in their order (toe_tcp_seg_lookup hashes them
   // ahead); one is taken in the tail of each such segment's event
   input  logic          s_isn_valid,
@@ -241,7 +245,7 @@ module toe_tcp_core
   toe_tcp_state_store #(.MAX_SESSIONS(MAX_SESSIONS), .READ_WAIT(STATE_READ_WAIT)) u_store (
     .clk, .rst, .wr_en, .wr_addr, .wr_hot(hot_of(wr_sess)), .wr_cold, .wr_cold_data(cold_of(wr_sess)),
     .rd_addr, .hold(rd_hold), .rd_answered, .rd_hot, .rd_hot_ram, .rd_hot_new, .rd_hot_old, .rd_is_new, .rd_is_old,
-    .rd_cold, .rd_use(state_reg == ST_PRE), .rd_use_addr(sid_reg)
+    .rd_cold, .rd_use(state_reg == ST_PRE), .rd_use_addr(sid_reg), .pf_valid, .pf_session(SW'(pf_session))
   );
   // TX_DONE (toe_tcp_tx_req's) is read as the record is (the same address two cycles
   // before, the same hold; since stop 72, one cycle before), taken in ST_PRE and kept for

@@ -5,7 +5,9 @@ address with every write up to then (the hot part from every write, the cold par
 the writes that carry it). Random writes to a few records, reads held for random runs,
 random holds; every read that was held long enough must have been answered within
 READ_WAIT, and every wait from 0 to READ_WAIT must come up. The reader's use of an
-answer (rd_use) is driven whenever it is allowed, so the store's own check runs."""
+answer (rd_use) is driven whenever it is allowed, so the store's own check runs, and
+records are fetched ahead (pf_*) at random. Then, with READ_WAIT > 0, records fetched
+ahead and given their time are read back to back: each must be answered at once."""
 import random
 from pathlib import Path
 
@@ -30,6 +32,8 @@ async def reads_are_answered_within_the_wait_with_every_write(dut):
     dut.rd_use.value = 0
     dut.rd_use_addr.value = 0
     dut.wr_cold.value = 1
+    dut.pf_valid.value = 0
+    dut.pf_session.value = 0
     hot = [rng.getrandbits(hot_w) for _ in range(depth)]
     cold = [rng.getrandbits(cold_w) for _ in range(depth)]
     for a in range(depth):                           # every record written once
@@ -50,7 +54,7 @@ async def reads_are_answered_within_the_wait_with_every_write(dut):
     run_left, rd, prev_out = 0, None, None
     for cycle in range(6000):
         if run_left == 0:                            # a new read, held for a random run
-            rd = rng.choice(busy) if rng.random() < 0.8 else rng.randrange(depth)
+            rd = rng.choice(busy) if rng.random() < 0.5 else rng.randrange(depth)
             run_left = rng.choice([1, 2, 3, read_wait + 1, read_wait + 2, read_wait + 5])
         run_left -= 1
         hold = rng.random() < 0.2
@@ -64,6 +68,10 @@ async def reads_are_answered_within_the_wait_with_every_write(dut):
         if use:
             dut.rd_use_addr.value = last[-2][0]
             cases["used"] += 1
+        pf = rng.random() < 0.1
+        dut.pf_valid.value = int(pf)
+        if pf:
+            dut.pf_session.value = rng.choice(busy) if rng.random() < 0.5 else rng.randrange(depth)
         dut.rd_addr.value = rd
         dut.hold.value = int(hold)
         dut.wr_en.value = int(wr is not None)
@@ -108,9 +116,36 @@ async def reads_are_answered_within_the_wait_with_every_write(dut):
     dut._log.info("waits %s, cases %s", dict(sorted(waits.items())), cases)
     assert set(waits) == set(range(read_wait + 1)), f"waits seen {sorted(waits)}, every 0..{read_wait} expected"
     assert cases["checked"] > 500 and cases["used"] > 300 and cases["held"] > 300, cases
+    if read_wait == 0:
+        return
+
+    # fetched ahead: LINES - 2 records, each fetched once, given READ_WAIT cycles; then each
+    # read for one cycle: answered in that cycle (the record comes in the next)
+    lines = int(dut.LINES.value)
+    dut.pf_valid.value = 0
+    dut.rd_use.value = 0
+    dut.wr_en.value = 0
+    dut.hold.value = 0
+    ahead = rng.sample(range(depth), min(depth - 1, lines - 2))
+    parked = [a for a in range(depth) if a not in ahead][0]   # read meanwhile
+    dut.rd_addr.value = parked
+    for a in ahead:
+        await FallingEdge(dut.clk)
+        dut.pf_valid.value, dut.pf_session.value = 1, a
+    await FallingEdge(dut.clk)
+    dut.pf_valid.value = 0
+    for _ in range(read_wait + 1):
+        await FallingEdge(dut.clk)
+    for a in ahead:
+        dut.rd_addr.value = a
+        await FallingEdge(dut.clk)
+        await ReadOnly()
+        assert dut.rd_answered.value, f"record {a}, fetched ahead {read_wait + 1} cycles before, waits at its read"
+        await FallingEdge(dut.clk)
+    dut._log.info("%d records fetched ahead, each answered at its read", len(ahead))
 
 
 @pytest.mark.parametrize("read_wait", [0, 5])
 def test_toe_tcp_state_store(read_wait):
-    runner.run("toe_tcp_state_store", "test_toe_tcp_state_store", {"MAX_SESSIONS": 16, "READ_WAIT": read_wait},
+    runner.run("toe_tcp_state_store", "test_toe_tcp_state_store", {"MAX_SESSIONS": 16, "READ_WAIT": read_wait, "LINES": 6},
                Path(__file__).parent)
