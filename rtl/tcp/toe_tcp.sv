@@ -251,7 +251,7 @@ module toe_tcp
   logic seg_lk_valid, seg_lk_ready, seg_isn_valid, seg_isn_ready;
   tcp_seg_lk_t seg_lk;
   logic [31:0] seg_isn;
-  toe_tcp_seg_lookup #(.MAX_SESSIONS(MAX_SESSIONS)) u_lookup (
+  toe_tcp_seg_lookup #(.MAX_SESSIONS(MAX_SESSIONS), .DEPTH(lookup_depth_for(STATE_READ_WAIT))) u_lookup (
     .clk, .rst, .cfg_drop_synfin,
     .cfg_half_open_max((SID_W+1)'(cfg_half_open_max > 32'(MAX_SESSIONS) ? 32'(MAX_SESSIONS) : cfg_half_open_max)),
     .half_open, .half_open_new, .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg(seg),

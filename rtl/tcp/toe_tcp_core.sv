@@ -242,7 +242,9 @@ module toe_tcp_core
   // (the tuple, RX_DONE, the read and send engines' fields) re-read at that address until
   // then. On chip (STATE_READ_WAIT = 0) every read is answered in two cycles, as before.
   logic rd_answered;
-  toe_tcp_state_store #(.MAX_SESSIONS(MAX_SESSIONS), .READ_WAIT(STATE_READ_WAIT)) u_store (
+  // the model's lines hold the fetches in flight (the lookup's queue) and the records read last
+  toe_tcp_state_store #(.MAX_SESSIONS(MAX_SESSIONS), .READ_WAIT(STATE_READ_WAIT),
+                        .LINES(2 * lookup_depth_for(STATE_READ_WAIT))) u_store (
     .clk, .rst, .wr_en, .wr_addr, .wr_hot(hot_of(wr_sess)), .wr_cold, .wr_cold_data(cold_of(wr_sess)),
     .rd_addr, .hold(rd_hold), .rd_answered, .rd_hot, .rd_hot_ram, .rd_hot_new, .rd_hot_old, .rd_is_new, .rd_is_old,
     .rd_cold, .rd_use(state_reg == ST_PRE), .rd_use_addr(sid_reg), .pf_valid, .pf_session(SW'(pf_session))

@@ -263,6 +263,19 @@ package toe_tcp_pkg;
     return data_w <= 64 ? 2 : 1;
   endfunction
 
+  // Segments between the session table and the core (toe_tcp_seg_lookup's DEPTH), by the
+  // longest wait of the record's store (toe_tcp_state_store's READ_WAIT): each one's record
+  // is fetched ahead as it enters, so they are the fetches in flight, and they must cover
+  // the longest wait at one segment per 2 cycles (100G's minimum frames) for segments of
+  // sessions that all miss: 8 on chip and up to a wait of 16 cycles, else the power of
+  // two at or above half the wait (32 for 64 cycles, about 200 ns at 322 MHz).
+  function automatic int unsigned lookup_depth_for(input int unsigned read_wait);
+    int unsigned d;
+    d = 8;
+    while (d < (read_wait + 1) / 2) d = d * 2;
+    return d;
+  endfunction
+
   // Base address of a session's ring: RX ring at 2*session, TX ring at 2*session+1, in
   // units of the ring size, above `mem_base`.
   function automatic logic [47:0] ring_base(input logic [47:0] mem_base, input sid_t session,
