@@ -864,8 +864,8 @@ void seg_rate_bench(Peer& p, FILE* json) {
                 "engine took after the last segment's wire time (the drain probe's wait; its idle answer: %llu cycles)\n",
                 conns.size(), refused, (unsigned long long)probe_idle);
     if (TOE_TCP_STATE_READ_WAIT)
-        std::printf("  session record store: each read that was not fetched ahead waits 0..%d cycles more "
-                    "(TCP_STATE_READ_WAIT)\n", TOE_TCP_STATE_READ_WAIT);
+        std::printf("  session record store: a record fetched ahead or read that is in none of the store's lines\n"
+                    "  waits 0..%d cycles more (TCP_STATE_READ_WAIT)\n", TOE_TCP_STATE_READ_WAIT);
     std::printf("  %8s %8s %10s %10s %8s %8s\n", "kind", "sessions", "seg/cycle", "wire", "drops", "backlog");
     struct Kind { const char* name; size_t payload; };
     for (Kind k : {Kind{"ack", 0}, Kind{"data1", 1}, Kind{"data64", 64}}) {

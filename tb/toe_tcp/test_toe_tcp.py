@@ -337,16 +337,17 @@ async def source_streams_the_pattern_until_reset(dut):
 @pytest.mark.parametrize("data_w,sessions,mem_data_w,read_wait", [(64, 16, 512, 0), (512, 16, 512, 0),
                                                                  (64, 16384, 512, 0), (512, 16, 1024, 0),
                                                                  (512, 16, 256, 0), (128, 16, 512, 0),
-                                                                 (512, 16, 512, 7)])
+                                                                 (512, 16, 512, 40)])
 def test_toe_tcp(data_w, sessions, mem_data_w, read_wait):
     # 16 sessions: every scenario; 16384 sessions: that the large tables build and work; a
     # memory port wider than the data path (1024 bits: 128 lanes in the ring engines, the
     # width converters' ratio 2 both ways; it lost bytes of the reader's last beats until
     # stop 59) and narrower (256 bits, an HBM port's width); a 128-bit data path (25G/40G
     # MACs; 256 bits passed too at stop 59 and is left out to keep the suite short); every
-    # session record read waiting 0 to 7 cycles more (TCP_STATE_READ_WAIT: a slower state
-    # store, such as a cache that misses; the core must take each record when it is
-    # answered, not two cycles after its read).
+    # session record read waiting 0 to 40 cycles more (TCP_STATE_READ_WAIT: a slower state
+    # store, such as a cache that misses, and the lookup's queue of fetches ahead 32 deep
+    # for it; the core must take each record when it is answered, not two cycles after its
+    # read).
     params = {"DATA_W": data_w, "MAX_SESSIONS": sessions, "RING_BYTES": 4096, "MEM_DATA_W": mem_data_w}
     if read_wait:
         params["TCP_STATE_READ_WAIT"] = read_wait
