@@ -30,7 +30,7 @@ module toe_tcp
   parameter int unsigned RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // received segments waiting for their checksum and the memory (toe_tcp_rx_parse)
   parameter string       RX_FIFO_RAM_STYLE = "auto", // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+)
   parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W), // ISN unit's half SipRounds per cycle: 2 (9-cycle hash) fits 156.25 MHz, 1 (17) 322 MHz
-  parameter int unsigned STATE_READ_WAIT = 0 // the session record's store: 0 on chip (answered in two cycles); else each read waits up to this many cycles more (a slower store, for tests and the bench: toe_tcp_state_store)
+  parameter int unsigned STATE_READ_WAIT = 0 // the session record's store: 0 on chip (answered in two cycles); else each read waits up to this many cycles more (a slower store, for tests and the bench: toe_tcp_state_store), and the lookup's queue of fetches ahead deepens to cover it (toe_tcp_pkg::lookup_depth_for)
 ) (
   input  logic                  clk,
   input  logic                  rst,

@@ -16,7 +16,8 @@
 //   session's earliest deadline: an idle session costs no event.
 // Each event reads the session's state, computes the new state and at most one of each
 // output (one segment command, one notification, two RX writer jobs), and writes the
-// state back. The record is read in the cycle the event is picked; then:
+// state back. The record's read is issued in the cycle the event is picked, and the event
+// starts when its store (toe_tcp_state_store) answers (two cycles on chip); then:
 //   fast path (2 cycles): an in-order segment or pure ACK of an ESTABLISHED session that
 //     leaves nothing to send executes in the next cycle (ST_PRE) with its own few rules
 //     (ACK, window update, payload, delayed ACK: toe_tcp_fast_path); its verdict is

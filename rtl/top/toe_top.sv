@@ -43,7 +43,7 @@ module toe_top
   parameter int unsigned TCP_RX_FIFO_BYTES = rx_fifo_bytes_default(DATA_W), // TCP segments waiting for their checksum and the memory (16 KB; 256 KB at 512 bits, where one DDR4 channel is slower than RX: toe_tcp_pkg)
   parameter string       TCP_RX_FIFO_RAM_STYLE = "auto", // that FIFO's ram_style attribute: "ultra" puts it in UltraRAM (UltraScale+: 9 URAMs for 256 KB at 512 bits)
   parameter int unsigned ISN_HALF_ROUNDS = isn_half_rounds_default(DATA_W), // ISN hash: half SipRounds per cycle, 2 at 64 bits (9 cycles, fits 156.25 MHz), 1 above (17 cycles, fits 322 MHz); 1 for a 64-bit path above ~200 MHz
-  parameter int unsigned TCP_STATE_READ_WAIT = 0 // TCP session record reads: 0 on chip (two cycles); else each waits up to this many cycles more (a slower store: tests, bench)
+  parameter int unsigned TCP_STATE_READ_WAIT = 0 // TCP session record reads: 0 on chip (two cycles); else each waits up to this many cycles more (a slower store: tests, bench; toe_tcp)
 ) (
   input  logic                  clk,
   input  logic                  rst,
