@@ -243,12 +243,14 @@ module toe_tcp_core
   // (the tuple, RX_DONE, the read and send engines' fields) re-read at that address until
   // then. On chip (STATE_READ_WAIT = 0) every read is answered in two cycles, as before.
   logic rd_answered;
+  logic fetch_valid;              // a record fetched ahead (below the pick's sources)
+  logic [SW-1:0] fetch_session;
   // the model's lines hold the fetches in flight (the lookup's queue) and the records read last
   toe_tcp_state_store #(.MAX_SESSIONS(MAX_SESSIONS), .READ_WAIT(STATE_READ_WAIT),
                         .LINES(2 * lookup_depth_for(STATE_READ_WAIT))) u_store (
     .clk, .rst, .wr_en, .wr_addr, .wr_hot(hot_of(wr_sess)), .wr_cold, .wr_cold_data(cold_of(wr_sess)),
     .rd_addr, .hold(rd_hold), .rd_answered, .rd_hot, .rd_hot_ram, .rd_hot_new, .rd_hot_old, .rd_is_new, .rd_is_old,
-    .rd_cold, .rd_use(state_reg == ST_PRE), .rd_use_addr(sid_reg), .pf_valid, .pf_session(SW'(pf_session))
+    .rd_cold, .rd_use(state_reg == ST_PRE), .rd_use_addr(sid_reg), .pf_valid(fetch_valid), .pf_session(fetch_session)
   );
   // TX_DONE (toe_tcp_tx_req's) is read as the record is (the same address two cycles
   // before, the same hold; since stop 72, one cycle before), taken in ST_PRE and kept for
@@ -485,6 +487,17 @@ module toe_tcp_core
                     openrsp_room_reg && cmd_room_reg,                                 // open
                     cmd_room_reg};                                                    // RX wake
   assign ev_valid = ev_offered & ev_room;
+  // Fetches ahead (the store's pf_*): a looked-up segment's session as the table answers it
+  // (pf_valid), else the head of another source, one kind a cycle in turn (an open has no
+  // session yet), so that the record's wait runs while the events before it are picked
+  logic [3:0] fetch_kind_reg;
+  always_ff @(posedge clk) begin
+    fetch_kind_reg <= fetch_kind_reg == 4'(N_EV - 1) ? '0 : fetch_kind_reg + 1'b1;
+    if (rst) fetch_kind_reg <= '0;
+  end
+  assign fetch_valid = pf_valid || (ev_offered[fetch_kind_reg] && fetch_kind_reg != 4'(EV_OPEN) &&
+                                    fetch_kind_reg != 4'(EV_SEG));
+  assign fetch_session = pf_valid ? SW'(pf_session) : ev_sid[fetch_kind_reg];
   // The pick: a ready kind is reserved in a register (pick_valid_reg: its one-hot grant,
   // kind and session) while the core works, and started from there, so that the start,
   // the session read and the engines' forwarding compares begin at flip-flops, not behind
