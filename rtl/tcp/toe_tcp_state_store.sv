@@ -13,7 +13,8 @@
 //     rd_answered with its address held; nothing else waits behind the store.
 //   - Once answered, a read stays answered while its address is held.
 //   - pf_valid, pf_session: a record that will be read soon (a looked-up segment's
-//     session, before the segment reaches the core), which the store may fetch ahead, so
+//     session, or the head of another of the core's event sources, before its event
+//     starts), which the store may fetch ahead, so
 //     that several records' waits overlap instead of each waiting in turn at the read. A
 //     hint: the store may ignore it, and a read never depends on one.
 //   - How long a read waits: READ_WAIT = 0, not at all (rd_answered is always high: the
