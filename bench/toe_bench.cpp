@@ -292,6 +292,7 @@ struct Flows {
     size_t rr = 0, seen = 0;
     uint64_t fast_rexmits = 0, timeouts = 0, rexmit_segs = 0;
     uint64_t engine_data_segs = 0, engine_pure_acks = 0;   // the engine's frames to the flows
+    uint64_t engine_data_bytes = 0;                          // and their payload
     // ACKs that repeat SND.UNA with data in flight but carry another window: RFC 5681 (and
     // Linux) does not count them as duplicates, so they cannot trigger fast retransmit
     uint64_t dupacks_window_moved = 0;
@@ -346,7 +347,7 @@ struct Flows {
     void on_engine_frame(const TcpOut& o, uint64_t now) {
         Flow* x = o.tcp ? of(o.dport) : nullptr;
         if (!x) return;
-        if (o.len > 0) ++engine_data_segs;
+        if (o.len > 0) { ++engine_data_segs; engine_data_bytes += o.len; }
         else if (o.flags == 0x10) ++engine_pure_acks;
         if (o.flags & 0x10) {
             uint32_t flight = x->snd_max - x->snd_una;
@@ -556,6 +557,9 @@ struct GoodputRun {
     uint32_t drops = 0, eng_rexmit = 0, left = 0;
     size_t refused = 0;
     uint64_t fast_rexmits = 0, timeouts = 0, dup_wnd = 0, data_segs = 0, pure_acks = 0;
+    // the engine's data segments while the measured transfer ran (from its first tenth to
+    // its end; TX rows): their mean payload, which the app's writes and Nagle decide
+    double measured_seg_bytes = 0;
 };
 
 // The runs of a row, sorted by value; the median run, and the spread as JSON fields
@@ -604,12 +608,19 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
     uint32_t drops0 = engine_drops(p), rexmit0 = read_counter(p, "tcpRetransSegs");
     uint64_t disc0 = p.sim->tcp_discard_bytes;
     Meter mrx{total}, mtx{total};
+    uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0;
     for (uint64_t end = p.sim.cycles() + patience(total, seg); p.sim.cycles() < end;) {
         fl.step();
         if (rx) mrx.at(p.sim->tcp_discard_bytes - disc0, p.sim.cycles());
-        if (tx) mtx.at(fl.rcvd() - rcvd0, p.sim.cycles());
+        if (tx) {
+            const bool started = mtx.t0 != 0;
+            mtx.at(fl.rcvd() - rcvd0, p.sim.cycles());
+            if (!started && mtx.t0) { segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; }
+            if (mtx.t1 && !segs1) { segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; }
+        }
         if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
     }
+    if (segs1 > segs0) r.measured_seg_bytes = double(bytes1 - bytes0) / double(segs1 - segs0);
     fl.close();
     r.drops = engine_drops(p) - drops0;
     r.eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
@@ -628,6 +639,8 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
                 (unsigned long long)r.dup_wnd, (unsigned long long)r.pure_acks,
                 r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
     if (rx && tx) std::printf("  %14s rx %.4f, tx %.4f\n", "", r.rx_value, r.tx_value);
+    if (tx) std::printf("  %14s the engine's data segments while measured: %.0f payload bytes on average\n", "",
+                        r.measured_seg_bytes);
     return r;
 }
 
@@ -645,11 +658,11 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
                            "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, "
-                           "\"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
+                           "\"engine_measured_seg_bytes\": %.1f, \"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
                            TOE_DATA_W, dir, sessions, seg, r.value, r.rx_value, r.tx_value, r.drops,
                            (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.refused,
                            r.left, (unsigned long long)r.dup_wnd, (unsigned long long)r.data_segs,
-                           (unsigned long long)r.pure_acks, int(nagle), (unsigned long long)goodput_scale(),
+                           (unsigned long long)r.pure_acks, r.measured_seg_bytes, int(nagle), (unsigned long long)goodput_scale(),
                            row.spread_json().c_str());
 }
 
