@@ -149,6 +149,7 @@ struct Peer {
     std::vector<uint8_t> cur_out;
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> got;   // (first-byte cycle, frame)
     uint64_t out_start = 0, first_in = 0, last_in = 0, app_rx = 0, app_tx = 0;   // first_in: since clear(); last_in: the latest frame's first beat
+    uint64_t app_tx_beats = 0;   // TCP payload beats the apps gave the engine, ever
     size_t off = 0;
     WirePacer wire, wire_out;                      // peer -> engine, engine -> peer
     explicit Peer(Sim& s) : sim(s) {}
@@ -171,6 +172,7 @@ struct Peer {
         }
         if (sim->tcp_app_rx_beat && !app_rx) app_rx = sim.cycles();
         if (sim->tcp_app_tx_beat && !app_tx) app_tx = sim.cycles();
+        app_tx_beats += sim->tcp_app_tx_beat;
         if (sim->m_mac_tx_axis_tvalid && sim->m_mac_tx_axis_tready) {
             if (cur_out.empty()) out_start = sim.cycles();
             for (int i = 0; i < W; ++i)
@@ -560,6 +562,10 @@ struct GoodputRun {
     // the engine's data segments while the measured transfer ran (from its first tenth to
     // its end; TX rows): their mean payload, which the app's writes and Nagle decide
     double measured_seg_bytes = 0;
+    // the app's TCP payload beats over the same span, times DATA_W/8 bytes, over the payload
+    // wire limit: what the app offered (exact for whole beats: the source's 2008-byte
+    // requests at 64 bits; an upper bound with a partial last beat)
+    double app_tx_value = 0;
 };
 
 // The runs of a row, sorted by value; the median run, and the spread as JSON fields
@@ -608,19 +614,21 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
     uint32_t drops0 = engine_drops(p), rexmit0 = read_counter(p, "tcpRetransSegs");
     uint64_t disc0 = p.sim->tcp_discard_bytes;
     Meter mrx{total}, mtx{total};
-    uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0;
+    uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0, beats0 = 0, beats1 = 0;
     for (uint64_t end = p.sim.cycles() + patience(total, seg); p.sim.cycles() < end;) {
         fl.step();
         if (rx) mrx.at(p.sim->tcp_discard_bytes - disc0, p.sim.cycles());
         if (tx) {
             const bool started = mtx.t0 != 0;
             mtx.at(fl.rcvd() - rcvd0, p.sim.cycles());
-            if (!started && mtx.t0) { segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; }
-            if (mtx.t1 && !segs1) { segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; }
+            if (!started && mtx.t0) { segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; beats0 = p.app_tx_beats; }
+            if (mtx.t1 && !segs1) { segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; beats1 = p.app_tx_beats; }
         }
         if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
     }
     if (segs1 > segs0) r.measured_seg_bytes = double(bytes1 - bytes0) / double(segs1 - segs0);
+    if (mtx.t1 > mtx.t0 && mtx.t0)
+        r.app_tx_value = double(beats1 - beats0) * (TOE_DATA_W / 8) / double(mtx.t1 - mtx.t0) / payload_limit(seg);
     fl.close();
     r.drops = engine_drops(p) - drops0;
     r.eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
@@ -639,8 +647,8 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
                 (unsigned long long)r.dup_wnd, (unsigned long long)r.pure_acks,
                 r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
     if (rx && tx) std::printf("  %14s rx %.4f, tx %.4f\n", "", r.rx_value, r.tx_value);
-    if (tx) std::printf("  %14s the engine's data segments while measured: %.0f payload bytes on average\n", "",
-                        r.measured_seg_bytes);
+    if (tx) std::printf("  %14s while measured: the engine's data segments %.0f payload bytes on average, "
+                        "the app offered %.4f of the payload wire limit\n", "", r.measured_seg_bytes, r.app_tx_value);
     return r;
 }
 
@@ -658,11 +666,11 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
                            "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, "
-                           "\"engine_measured_seg_bytes\": %.1f, \"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
+                           "\"engine_measured_seg_bytes\": %.1f, \"app_tx_value\": %.4f, \"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
                            TOE_DATA_W, dir, sessions, seg, r.value, r.rx_value, r.tx_value, r.drops,
                            (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.refused,
                            r.left, (unsigned long long)r.dup_wnd, (unsigned long long)r.data_segs,
-                           (unsigned long long)r.pure_acks, r.measured_seg_bytes, int(nagle), (unsigned long long)goodput_scale(),
+                           (unsigned long long)r.pure_acks, r.measured_seg_bytes, r.app_tx_value, int(nagle), (unsigned long long)goodput_scale(),
                            row.spread_json().c_str());
 }
 
