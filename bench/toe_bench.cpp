@@ -563,7 +563,7 @@ struct GoodputRun {
     // its end; TX rows): their mean payload, which the app's writes and Nagle decide
     double measured_seg_bytes = 0;
     // the app's TCP payload beats over the same span, times DATA_W/8 bytes, over the payload
-    // wire limit: what the app offered (exact for whole beats: the source's 2008-byte
+    // wire limit: what the app gave the engine (exact for whole beats: the source's 2008-byte
     // requests at 64 bits; an upper bound with a partial last beat)
     double app_tx_value = 0;
 };
@@ -614,7 +614,7 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
     uint32_t drops0 = engine_drops(p), rexmit0 = read_counter(p, "tcpRetransSegs");
     uint64_t disc0 = p.sim->tcp_discard_bytes;
     Meter mrx{total}, mtx{total};
-    uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0, beats0 = 0, beats1 = 0;
+    uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0, beats0 = 0, beats1 = 0;   // at the Meter's t0, t1
     for (uint64_t end = p.sim.cycles() + patience(total, seg); p.sim.cycles() < end;) {
         fl.step();
         if (rx) mrx.at(p.sim->tcp_discard_bytes - disc0, p.sim.cycles());
@@ -622,7 +622,7 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
             const bool started = mtx.t0 != 0;
             mtx.at(fl.rcvd() - rcvd0, p.sim.cycles());
             if (!started && mtx.t0) { segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; beats0 = p.app_tx_beats; }
-            if (mtx.t1 && !segs1) { segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; beats1 = p.app_tx_beats; }
+            if (mtx.t1 && !beats1) { segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; beats1 = p.app_tx_beats; }
         }
         if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
     }
@@ -648,7 +648,7 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
                 r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
     if (rx && tx) std::printf("  %14s rx %.4f, tx %.4f\n", "", r.rx_value, r.tx_value);
     if (tx) std::printf("  %14s while measured: the engine's data segments %.0f payload bytes on average, "
-                        "the app offered %.4f of the payload wire limit\n", "", r.measured_seg_bytes, r.app_tx_value);
+                        "the app gave %.4f of the payload wire limit\n", "", r.measured_seg_bytes, r.app_tx_value);
     return r;
 }
 
