@@ -150,6 +150,7 @@ struct Peer {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> got;   // (first-byte cycle, frame)
     uint64_t out_start = 0, first_in = 0, last_in = 0, app_rx = 0, app_tx = 0;   // first_in: since clear(); last_in: the latest frame's first beat
     uint64_t app_tx_beats = 0;   // TCP payload beats the apps gave the engine, ever
+    double out_wire_cycles = 0;  // cycles the engine's frames held the wire to the peer, ever
     size_t off = 0;
     WirePacer wire, wire_out;                      // peer -> engine, engine -> peer
     explicit Peer(Sim& s) : sim(s) {}
@@ -179,6 +180,7 @@ struct Peer {
                 if (keep_bit(sim->m_mac_tx_axis_tkeep, i)) cur_out.push_back(get_byte(sim->m_mac_tx_axis_tdata, i));
             if (sim->m_mac_tx_axis_tlast) {
                 wire_out.start(out_start, cur_out.size());
+                out_wire_cycles += WirePacer::wire_cycles(cur_out.size());
                 got.emplace_back(out_start, std::move(cur_out));
                 cur_out.clear();
             }
@@ -511,7 +513,7 @@ struct Flows {
 
 // Payload wire limit in bytes per cycle for n-byte segments (Ethernet + IPv4 + TCP headers
 // of 54 bytes, padded to 60, and FCS, preamble and IFG).
-double payload_limit(size_t n) { return WIRE_BYTES_PER_CYCLE * double(n) / double(std::max<size_t>(n + 54, 60) + 24); }
+double payload_limit(size_t n) { return double(n) / WirePacer::wire_cycles(n + 54); }
 
 // A rate over the last 90 % of a transfer: the bytes between the sample that reached 10 %
 // of `total` and the one that reached 100 % (or the last sample, if the transfer did not
@@ -566,6 +568,10 @@ struct GoodputRun {
     // wire limit: what the app gave the engine (exact for whole beats: the source's 2008-byte
     // requests at 64 bits; an upper bound with a partial last beat)
     double app_tx_value = 0;
+    // the share of the same span's cycles in which the engine's frames (all of them: data,
+    // ACKs, anything) held the wire to the peer: 1 when the engine left the wire no idle
+    // cycle, whatever the segments' sizes; below 1, the engine (or the app feeding it) is slow
+    double out_wire_busy = 0;
 };
 
 // The runs of a row, sorted by value; the median run, and the spread as JSON fields
@@ -615,20 +621,27 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
     uint64_t disc0 = p.sim->tcp_discard_bytes;
     Meter mrx{total}, mtx{total};
     uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0, beats0 = 0, beats1 = 0;   // at the Meter's t0, t1
+    double wire0 = 0, wire1 = 0;
     for (uint64_t end = p.sim.cycles() + patience(total, seg); p.sim.cycles() < end;) {
         fl.step();
         if (rx) mrx.at(p.sim->tcp_discard_bytes - disc0, p.sim.cycles());
         if (tx) {
             const bool started = mtx.t0 != 0;
             mtx.at(fl.rcvd() - rcvd0, p.sim.cycles());
-            if (!started && mtx.t0) { segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; beats0 = p.app_tx_beats; }
-            if (mtx.t1 && !beats1) { segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; beats1 = p.app_tx_beats; }
+            if (!started && mtx.t0) {
+                segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; beats0 = p.app_tx_beats; wire0 = p.out_wire_cycles;
+            }
+            if (mtx.t1 && !beats1) {
+                segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; beats1 = p.app_tx_beats; wire1 = p.out_wire_cycles;
+            }
         }
         if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
     }
     if (segs1 > segs0) r.measured_seg_bytes = double(bytes1 - bytes0) / double(segs1 - segs0);
-    if (mtx.t1 > mtx.t0 && mtx.t0)
+    if (mtx.t1 > mtx.t0 && mtx.t0) {
         r.app_tx_value = double(beats1 - beats0) * (TOE_DATA_W / 8) / double(mtx.t1 - mtx.t0) / payload_limit(seg);
+        r.out_wire_busy = (wire1 - wire0) / double(mtx.t1 - mtx.t0);
+    }
     fl.close();
     r.drops = engine_drops(p) - drops0;
     r.eng_rexmit = read_counter(p, "tcpRetransSegs") - rexmit0;
@@ -648,7 +661,8 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
                 r.refused ? ("(" + std::to_string(r.refused) + " refused)").c_str() : "");
     if (rx && tx) std::printf("  %14s rx %.4f, tx %.4f\n", "", r.rx_value, r.tx_value);
     if (tx) std::printf("  %14s while measured: the engine's data segments %.0f payload bytes on average, "
-                        "the app gave %.4f of the payload wire limit\n", "", r.measured_seg_bytes, r.app_tx_value);
+                        "the app gave %.4f of the payload wire limit, the engine's frames held the wire %.4f of the time\n",
+                        "", r.measured_seg_bytes, r.app_tx_value, r.out_wire_busy);
     return r;
 }
 
@@ -666,11 +680,11 @@ void goodput(Peer& p, FILE* json, const char* dir, size_t sessions, size_t seg, 
                            "\"drops\": %u, \"peer_fast_retransmits\": %llu, \"peer_timeouts\": %llu, "
                            "\"engine_retrans_segs\": %u, \"refused\": %zu, \"sessions_left\": %u, "
                            "\"peer_dupacks_window_moved\": %llu, \"engine_data_segs\": %llu, \"engine_pure_acks\": %llu, "
-                           "\"engine_measured_seg_bytes\": %.1f, \"app_tx_value\": %.4f, \"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
+                           "\"engine_measured_seg_bytes\": %.1f, \"app_tx_value\": %.4f, \"engine_wire_busy\": %.4f, \"nagle\": %d, \"transfer_scale\": %llu, %s}\n",
                            TOE_DATA_W, dir, sessions, seg, r.value, r.rx_value, r.tx_value, r.drops,
                            (unsigned long long)r.fast_rexmits, (unsigned long long)r.timeouts, r.eng_rexmit, r.refused,
                            r.left, (unsigned long long)r.dup_wnd, (unsigned long long)r.data_segs,
-                           (unsigned long long)r.pure_acks, r.measured_seg_bytes, r.app_tx_value, int(nagle), (unsigned long long)goodput_scale(),
+                           (unsigned long long)r.pure_acks, r.measured_seg_bytes, r.app_tx_value, r.out_wire_busy, int(nagle), (unsigned long long)goodput_scale(),
                            row.spread_json().c_str());
 }
 
@@ -815,11 +829,12 @@ void tcp_goodput_bench(Peer& p, FILE* json) {
     std::printf("  with Nagle on (CTRL.nagle):\n");
     const uint32_t ctrl = csr_read(p, toe_csr::REG_CTRL);
     csr_write(p, toe_csr::REG_CTRL, ctrl | TOE_REGS__CTRL__NAGLE_bm);
-    for (const char* dir : {"tx", "both"}) {
-        const size_t sessions = std::min<size_t>(64, APP_SENDERS);
-        goodput(p, json, dir, sessions, 1460, base, true);
-        base = uint16_t(base + sessions * ROW_RUNS);
-    }
+    for (const char* dir : {"tx", "both"})
+        for (size_t sessions : {size_t(64), size_t(1024)}) {
+            if (sessions > APP_SENDERS) continue;
+            goodput(p, json, dir, sessions, 1460, base, true);
+            base = uint16_t(base + sessions * ROW_RUNS);
+        }
     csr_write(p, toe_csr::REG_CTRL, ctrl);
 }
 
@@ -901,7 +916,7 @@ void seg_rate_bench(Peer& p, FILE* json) {
             }
             size_t frame = p.to_send.front().size();
             while (!p.to_send.empty()) p.step();
-            double cycles = double(p.sim.cycles() - p.first_in - 1) + double(frame + 24) / WIRE_BYTES_PER_CYCLE
+            double cycles = double(p.sim.cycles() - p.first_in - 1) + WirePacer::wire_cycles(frame)
                             - double((frame + W - 1) / W);   // to the end of the last frame's wire time
             const Probes drain = probe();
             double backlog = std::max(double(drain.rst - probe_idle) - (double(p.first_in) + cycles), 0.0);
@@ -910,7 +925,7 @@ void seg_rate_bench(Peer& p, FILE* json) {
             for (const auto& g : p.got) answered += is_probe_rst(parse_tcp(g.second), drain.sent);
             uint32_t drops = engine_drops(p) - drops0 - uint32_t(drain.sent - answered);
             double rate = double(offered - drops) / (cycles + backlog);
-            double wire = WIRE_BYTES_PER_CYCLE / double(frame + 24);
+            double wire = 1.0 / WirePacer::wire_cycles(frame);
             std::printf("  %8s %8zu %10.4f %10.4f %8u %8.0f\n", k.name, n, rate, wire, drops, backlog);
             if (json) std::fprintf(json, "{\"data_w\": %d, \"proto\": \"tcp\", \"metric\": \"seg_rate\", \"kind\": \"%s\", "
                                    "\"sessions\": %zu, \"value\": %.4f, \"wire_value\": %.4f, \"offered\": %zu, \"drops\": %u, "
@@ -978,7 +993,7 @@ void configure(Sim& s, uint32_t mac_lo, uint32_t ip) {
     s.csr_write(REG_IPV4_ADDR, ip);
 }
 
-void two_engine_bench(FILE* json, double wire_bytes_per_cycle) {
+void two_engine_bench(FILE* json) {
     const uint64_t per_us = TOE_DATA_W == 64 ? 156 : 322;
     Sim a, b;
     configure(a, 0x00000001, 0xC0000201);
@@ -1025,7 +1040,7 @@ void two_engine_bench(FILE* json, double wire_bytes_per_cycle) {
         return;
     }
     double bpc = double(total - total / 10) / double(t1 - t0);
-    double limit = wire_bytes_per_cycle * 1460.0 / (1460 + 54 + 24);
+    double limit = payload_limit(1460);
     std::printf("\nTCP, two engines back to back (A's client app -> B's discard app, wire with IFG)\n");
     std::printf("  SYN in -> SYN-ACK out at B: %llu cycles\n", (unsigned long long)(synack_out - syn_in));
     std::printf("  first data byte, A's app -> B's app: %llu cycles\n", (unsigned long long)(first_rx - first_tx));
@@ -1057,8 +1072,7 @@ int main(int argc, char** argv) {
     run(p, {arp_request()}, 2);   // gratuitous ARP + reply; the engine learns our MAC
     while (!sim->udp_echo_listening) p.step();
 
-    const double wire_bytes_per_cycle = WIRE_BYTES_PER_CYCLE;
-    std::printf("DATA_W=%d  (wire limit %.2f bytes/cycle)\n", TOE_DATA_W, wire_bytes_per_cycle);
+    std::printf("DATA_W=%d  (wire limit %.2f bytes/cycle)\n", TOE_DATA_W, WIRE_BYTES_PER_CYCLE);
     std::printf("%-5s %5s %6s %6s %8s %10s %9s\n", "proto", "frame", "in", "out", "cycles",
                 "line-rate", "latency");
     for (bool udp : {false, true}) {
@@ -1074,7 +1088,7 @@ int main(int argc, char** argv) {
             // Steady state: replies per cycle from the first reply's first byte to the last
             // one's (the pipeline fill is not charged to the rate), over the wire's frame rate.
             uint64_t cycles = r.last_out - r.first_out;
-            double fraction = r.out > 1 ? (double(r.out - 1) / double(cycles)) / (wire_bytes_per_cycle / double(wire_len + 20))
+            double fraction = r.out > 1 ? (double(r.out - 1) / double(cycles)) * WirePacer::wire_cycles(len)
                                         : 0.0;
             uint64_t latency = lat.out ? lat.first_out - lat.first_in : 0;
             std::printf("%-5s %5zu %6llu %6llu %8llu %9.1f%% %6llu cy\n", udp ? "udp" : "icmp", wire_len,
@@ -1097,7 +1111,7 @@ int main(int argc, char** argv) {
     if (wanted("latency")) tcp_latency_bench(p, json);
     if (wanted("goodput")) tcp_goodput_bench(p, json);
     if (wanted("tcp_echo")) tcp_echo_bench(p, json);
-    if (wanted("two_engines")) two_engine_bench(json, wire_bytes_per_cycle);
+    if (wanted("two_engines")) two_engine_bench(json);
     if (json) std::fclose(json);
     return 0;
 }

@@ -29,7 +29,8 @@ constexpr uint64_t CORE_HALF_PS = TOE_DATA_W == 64 ? 3200 : 1553;
 constexpr uint64_t MEM_HALF_PS = TOE_MEM_CLK_MHZ ? 500000 / TOE_MEM_CLK_MHZ : 0;
 
 // The wire: 10G at 64 bits (156.25 MHz), 100G at 512 bits (322 MHz), in bytes per cycle.
-// A frame of n bytes (without FCS) occupies it for n + 24 bytes (FCS, preamble, IFG).
+// A frame of n bytes (without FCS) occupies it for max(n, 60) + 24 bytes (padding, FCS,
+// preamble, IFG).
 constexpr double WIRE_BYTES_PER_CYCLE = TOE_DATA_W == 64 ? 10e9 / 8 / 156.25e6 : 100e9 / 8 / 322e6;
 // Exact wire pacing: a frame occupies the wire for (bytes + FCS, preamble, IFG) / rate,
 // a fractional number of cycles, and the next frame starts at the first cycle at or after
@@ -41,7 +42,12 @@ class WirePacer {
     // A frame of `frame_bytes` (without FCS) starts on the wire at `cycle`.
     void start(uint64_t cycle, size_t frame_bytes) {
         double t = free_at_ > double(cycle) - 1.0 ? free_at_ : double(cycle);   // back to back?
-        free_at_ = t + double(frame_bytes + 24) / WIRE_BYTES_PER_CYCLE;
+        free_at_ = t + wire_cycles(frame_bytes);
+    }
+    // The cycles a frame of `frame_bytes` (without FCS) holds the wire: the MAC pads it to
+    // 60 bytes and adds the FCS (4), the preamble (8) and the inter-frame gap (12).
+    static double wire_cycles(size_t frame_bytes) {
+        return double(std::max<size_t>(frame_bytes, 60) + 24) / WIRE_BYTES_PER_CYCLE;
     }
   private:
     double free_at_ = 0;
