@@ -620,27 +620,28 @@ GoodputRun goodput_run(Peer& p, const char* dir, size_t sessions, size_t seg, ui
     uint32_t drops0 = engine_drops(p), rexmit0 = read_counter(p, "tcpRetransSegs");
     uint64_t disc0 = p.sim->tcp_discard_bytes;
     Meter mrx{total}, mtx{total};
-    uint64_t segs0 = 0, bytes0 = 0, segs1 = 0, bytes1 = 0, beats0 = 0, beats1 = 0;   // at the Meter's t0, t1
-    double wire0 = 0, wire1 = 0;
+    // the TX counters at the Meter's t0 and t1
+    struct TxCounts {
+        bool taken = false;
+        uint64_t segs = 0, bytes = 0, beats = 0;
+        double wire = 0;
+    } at0, at1;
+    auto take = [&](TxCounts& c) { c = {true, fl.engine_data_segs, fl.engine_data_bytes, p.app_tx_beats, p.out_wire_cycles}; };
     for (uint64_t end = p.sim.cycles() + patience(total, seg); p.sim.cycles() < end;) {
         fl.step();
         if (rx) mrx.at(p.sim->tcp_discard_bytes - disc0, p.sim.cycles());
         if (tx) {
-            const bool started = mtx.t0 != 0;
             mtx.at(fl.rcvd() - rcvd0, p.sim.cycles());
-            if (!started && mtx.t0) {
-                segs0 = fl.engine_data_segs; bytes0 = fl.engine_data_bytes; beats0 = p.app_tx_beats; wire0 = p.out_wire_cycles;
-            }
-            if (mtx.t1 && !beats1) {
-                segs1 = fl.engine_data_segs; bytes1 = fl.engine_data_bytes; beats1 = p.app_tx_beats; wire1 = p.out_wire_cycles;
-            }
+            if (mtx.t0 && !at0.taken) take(at0);
+            if (mtx.t1 && !at1.taken) take(at1);
         }
         if ((!rx || mrx.t1) && (!tx || mtx.t1)) break;
     }
-    if (segs1 > segs0) r.measured_seg_bytes = double(bytes1 - bytes0) / double(segs1 - segs0);
+    if (at1.segs > at0.segs) r.measured_seg_bytes = double(at1.bytes - at0.bytes) / double(at1.segs - at0.segs);
     if (mtx.t1 > mtx.t0 && mtx.t0) {
-        r.app_tx_value = double(beats1 - beats0) * (TOE_DATA_W / 8) / double(mtx.t1 - mtx.t0) / payload_limit(seg);
-        r.out_wire_busy = (wire1 - wire0) / double(mtx.t1 - mtx.t0);
+        const double span = double(mtx.t1 - mtx.t0);
+        r.app_tx_value = double(at1.beats - at0.beats) * (TOE_DATA_W / 8) / span / payload_limit(seg);
+        r.out_wire_busy = (at1.wire - at0.wire) / span;
     }
     fl.close();
     r.drops = engine_drops(p) - drops0;
